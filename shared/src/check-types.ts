@@ -1,0 +1,67 @@
+// The catalogue of check types: every accepted value, its canonical family (what the
+// agent runs) and the endpoint format the API validates (SPEC.md 2.1).
+
+export type EndpointFormat = 'http-url' | 'ws-url' | 'host-port' | 'host';
+
+export type CheckFamily =
+  | 'HTTP'
+  | 'TCP'
+  | 'ICMP'
+  | 'DNS'
+  | 'WEBSOCKET'
+  | 'SMTP'
+  | 'IMAP'
+  | 'FTP'
+  | 'SSH'
+  | 'REDIS'
+  | 'MYSQL'
+  | 'MONGODB'
+  | 'POSTGRES'
+  | 'GRPC';
+
+interface CheckTypeInfo {
+  family: CheckFamily;
+  endpoint: EndpointFormat;
+}
+
+const CATALOGUE = {
+  HTTP: { family: 'HTTP', endpoint: 'http-url' },
+  HTTPS: { family: 'HTTP', endpoint: 'http-url' },
+  TCP: { family: 'TCP', endpoint: 'host-port' },
+  TELNET: { family: 'TCP', endpoint: 'host-port' },
+  PING: { family: 'ICMP', endpoint: 'host' },
+  ICMP: { family: 'ICMP', endpoint: 'host' },
+  DNS: { family: 'DNS', endpoint: 'host' },
+  WEBSOCKET: { family: 'WEBSOCKET', endpoint: 'ws-url' },
+  WS: { family: 'WEBSOCKET', endpoint: 'ws-url' },
+  SMTP: { family: 'SMTP', endpoint: 'host-port' },
+  IMAP: { family: 'IMAP', endpoint: 'host-port' },
+  FTP: { family: 'FTP', endpoint: 'host-port' },
+  SSH: { family: 'SSH', endpoint: 'host-port' },
+  REDIS: { family: 'REDIS', endpoint: 'host-port' },
+  MYSQL: { family: 'MYSQL', endpoint: 'host-port' },
+  MARIADB: { family: 'MYSQL', endpoint: 'host-port' },
+  MONGODB: { family: 'MONGODB', endpoint: 'host-port' },
+  MONGO: { family: 'MONGODB', endpoint: 'host-port' },
+  POSTGRES: { family: 'POSTGRES', endpoint: 'host-port' },
+  POSTGRESQL: { family: 'POSTGRES', endpoint: 'host-port' },
+  GRPC: { family: 'GRPC', endpoint: 'host-port' },
+} as const satisfies Record<string, CheckTypeInfo>;
+
+export type CheckType = keyof typeof CATALOGUE;
+
+export const CHECK_TYPES = Object.keys(CATALOGUE) as CheckType[];
+
+/** Upper-cases a requested check type; undefined when it is not one we accept. */
+export function normaliseCheckType(value: string): CheckType | undefined {
+  const upper = value.trim().toUpperCase();
+  return upper in CATALOGUE ? (upper as CheckType) : undefined;
+}
+
+export function checkFamily(type: CheckType): CheckFamily {
+  return CATALOGUE[type].family;
+}
+
+export function endpointFormat(type: CheckType): EndpointFormat {
+  return CATALOGUE[type].endpoint;
+}
