@@ -1,0 +1,51 @@
+// The composition of the HTTP application: middleware order and routes, no I/O.
+import Router from '@koa/router';
+import Koa from 'koa';
+import websockify from 'koa-websocket';
+import { authRoutes } from './features/auth/auth.routes.js';
+import type { AuthService } from './features/auth/auth.service.js';
+import type { TokenService } from './features/auth/token-service.js';
+import { historyRoutes } from './features/checks/history.routes.js';
+import type { HistoryService } from './features/checks/history.service.js';
+import { healthRoutes } from './features/health/health.routes.js';
+import { servicesRoutes } from './features/services/services.routes.js';
+import type { ServicesService } from './features/services/services.service.js';
+import { authenticate } from './http/authenticate.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { jsonBody } from './http/json-body.js';
+import { requestContext } from './http/request-context.js';
+import type { Logger } from './logger.js';
+import type { WsFeed } from './ws/ws-feed.js';
+
+export interface AppDeps {
+  logger: Logger;
+  tokens: TokenService;
+  auth: AuthService;
+  services: ServicesService;
+  history: HistoryService;
+  feed: WsFeed;
+  pingDatabase: () => Promise<void>;
+}
+
+export function createApp(deps: AppDeps) {
+  const app = websockify(new Koa({ proxy: false }), deps.feed.serverOptions);
+
+  const api = new Router({ prefix: '/api/v1' });
+  const publicRoutes = [healthRoutes(deps.pingDatabase), authRoutes(deps.auth)];
+  for (const r of publicRoutes) api.use(r.routes(), r.allowedMethods());
+
+  const protectedRoutes = [servicesRoutes(deps.services), historyRoutes(deps.services, deps.history)];
+  const guarded = new Router();
+  guarded.use(authenticate(deps.tokens));
+  for (const r of protectedRoutes) guarded.use(r.routes(), r.allowedMethods());
+  api.use(guarded.routes(), guarded.allowedMethods());
+
+  app.use(requestContext(deps.logger));
+  app.use(errorMiddleware);
+  app.use(jsonBody);
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+
+  app.ws.use((ctx) => deps.feed.accept(ctx as unknown as Parameters<WsFeed['accept']>[0]));
+  return app;
+}

@@ -1,0 +1,63 @@
+// Configuration is parsed once, here, from the environment; nothing else reads process.env.
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { message: 'must be true or false' })
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+const port = z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535);
+
+const ConfigSchema = z.object({
+  PORT: port.default(8080),
+  GRPC_PORT: port.default(9090),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AGENT_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  EMBEDDED_AGENT: booleanFlag.default(true),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly grpcPort: number;
+  readonly host: string;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly jwtSecret: string | undefined;
+  readonly agentToken: string | undefined;
+  readonly logLevel: string;
+  readonly embeddedAgent: boolean;
+  readonly databasePoolSize: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError with one line naming the bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join('.') ?? 'configuration';
+    throw new ConfigError(`invalid configuration: ${name} ${issue?.message ?? 'is invalid'} (got ${JSON.stringify(env[name] ?? '')})`);
+  }
+  const c = parsed.data;
+  return Object.freeze({
+    port: c.PORT,
+    grpcPort: c.GRPC_PORT,
+    host: c.HOST,
+    databaseUrl: c.DATABASE_URL,
+    dataDir: c.DATA_DIR,
+    jwtSecret: c.JWT_SECRET,
+    agentToken: c.AGENT_TOKEN,
+    logLevel: c.LOG_LEVEL,
+    embeddedAgent: c.EMBEDDED_AGENT,
+    databasePoolSize: c.DATABASE_POOL_SIZE,
+  });
+}

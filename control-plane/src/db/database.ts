@@ -1,0 +1,68 @@
+// Opens PostgreSQL through MikroORM (a server from DATABASE_URL, or the embedded PGlite),
+// runs the pending migrations, and hands out request-scoped entity managers.
+import { MikroORM, type EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { Logger } from '../logger.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export interface DatabaseOptions {
+  /** A postgres:// URL; when absent the embedded database is started. */
+  url: string | undefined;
+  /** Where the embedded database persists; null keeps it in memory (tests). */
+  embeddedDataDir: string | null;
+  poolSize: number;
+  logger: Logger;
+}
+
+export interface Database {
+  readonly embedded: boolean;
+  /** A fresh entity manager with its own identity map, for one request or one job. */
+  em(): EntityManager;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let embedded: EmbeddedPostgres | undefined;
+  let url = options.url;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(options.embeddedDataDir);
+    url = embedded.url;
+    options.logger.info({ dataDir: options.embeddedDataDir ?? 'memory' }, 'started the embedded database');
+  }
+  let orm: MikroORM;
+  try {
+    orm = await MikroORM.init({
+      driver: PostgreSqlDriver,
+      clientUrl: url,
+      entities: ENTITIES,
+      extensions: [Migrator],
+      migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
+      // PGlite serves one session at a time: one pooled connection avoids interleaving.
+      pool: { min: 0, max: embedded ? 1 : options.poolSize },
+      discovery: { warnWhenNoEntities: false },
+      colors: false,
+      logger: (message) => options.logger.info({ component: 'orm' }, message),
+      allowGlobalContext: false,
+      debug: false,
+    });
+    await orm.getMigrator().up();
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    embedded: embedded !== undefined,
+    em: () => orm.em.fork(),
+    async ping() {
+      await orm.em.fork().getConnection().execute('select 1');
+    },
+    async close() {
+      await orm.close(true);
+      await embedded?.stop();
+    },
+  };
+}

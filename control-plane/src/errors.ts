@@ -1,0 +1,33 @@
+// The one error hierarchy of the control plane. Services throw AppError with a code from a
+// closed set; each transport maps the code once (http/error-middleware.ts, grpc/status.ts).
+
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'PLAN_LIMIT_REACHED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED';
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { details?: ErrorDetail[]; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const validationFailed = (message: string, details?: ErrorDetail[]) =>
+  new AppError('VALIDATION_FAILED', message, details ? { details } : {});

@@ -1,0 +1,78 @@
+// Registration and login (API.md "Auth"). Knows nothing of HTTP: throws AppError.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AppError } from '../../errors.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import { SlugTakenError } from './accounts.repository.js';
+import type { RegisterInput, LoginInput } from './auth.schema.js';
+import type { LoginLimiter } from './login-limiter.js';
+import type { PasswordHasher } from './password-hasher.js';
+import type { TokenService } from './token-service.js';
+
+export interface AuthServiceDeps {
+  accounts: AccountsRepository;
+  hasher: PasswordHasher;
+  tokens: TokenService;
+  limiter: LoginLimiter;
+}
+
+const INVALID_CREDENTIALS = 'invalid e-mail or password';
+const SLUG_ATTEMPTS = 5;
+
+export function createAuthService({ accounts, hasher, tokens, limiter }: AuthServiceDeps) {
+  // Verifying against a real hash for unknown e-mails keeps the timing of both failures alike.
+  const dummyHash = hasher.hash(randomBytes(16).toString('hex'));
+
+  return {
+    async register(input: RegisterInput) {
+      const passwordHash = await hasher.hash(input.password);
+      const userId = randomUUID();
+      const organizationId = randomUUID();
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await accounts.createAccount({
+            userId,
+            email: input.email,
+            fullName: input.full_name,
+            passwordHash,
+            organizationId,
+            organizationName: input.full_name,
+            organizationSlug: slugFor(input.full_name, attempt),
+          });
+          return { userId, organizationId };
+        } catch (err) {
+          if (!(err instanceof SlugTakenError) || attempt + 1 >= SLUG_ATTEMPTS) throw err;
+        }
+      }
+    },
+
+    async login(input: LoginInput, clientAddress: string) {
+      const keys = [`email:${input.email}`, `ip:${clientAddress}`];
+      limiter.assertAllowed(keys);
+      const user = await accounts.findUserByEmail(input.email);
+      const valid = await hasher.verify(user?.passwordHash ?? (await dummyHash), input.password);
+      if (!user || !valid) {
+        limiter.recordFailure(keys);
+        throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
+      }
+      limiter.recordSuccess([`email:${input.email}`]);
+      const organizationId = await accounts.primaryOrganizationId(user.id);
+      if (!organizationId) throw new AppError('FORBIDDEN', 'this user belongs to no organization');
+      const token = await tokens.issue({ userId: user.id, tenantId: organizationId, email: user.email });
+      return { token, userId: user.id, organizationId };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** "Ada Lovelace" → "ada-lovelace"; later attempts add a random suffix. */
+function slugFor(name: string, attempt: number): string {
+  const base =
+    name
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'org';
+  return attempt === 0 ? base : `${base}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,49 @@
+// JWTs per API.md: HS256 (pinned on verification), claims user_id, tenant_id, email, iat, exp.
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { AppError } from '../../errors.js';
+
+export const TOKEN_LIFETIME_SECONDS = 72 * 3600;
+
+export interface TokenClaims {
+  userId: string;
+  tenantId: string;
+  email: string;
+}
+
+export interface TokenService {
+  issue(claims: TokenClaims): Promise<string>;
+  /** Throws UNAUTHENTICATED for a malformed, expired, tampered or unsigned token. */
+  verify(token: string): Promise<TokenClaims>;
+}
+
+export function createTokenService(secret: string, now: () => Date = () => new Date()): TokenService {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async issue(claims) {
+      const iat = Math.floor(now().getTime() / 1000);
+      return new SignJWT({ user_id: claims.userId, tenant_id: claims.tenantId, email: claims.email })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + TOKEN_LIFETIME_SECONDS)
+        .sign(key);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          requiredClaims: ['exp', 'iat'],
+          currentDate: now(),
+        });
+        const { user_id: userId, tenant_id: tenantId, email } = payload;
+        if (typeof userId !== 'string' || typeof tenantId !== 'string' || typeof email !== 'string') {
+          throw new AppError('UNAUTHENTICATED', 'the token lacks the user_id, tenant_id or email claim');
+        }
+        return { userId, tenantId, email };
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        if (err instanceof joseErrors.JWTExpired) throw new AppError('UNAUTHENTICATED', 'the token has expired');
+        throw new AppError('UNAUTHENTICATED', 'the token is invalid');
+      }
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { CheckLogEntry } from './check-history.repository.js';
+
+export const PERIODS = { '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400, '90d': 90 * 86_400 } as const;
+export const BUCKETS = { '1m': 60, '5m': 300, '1h': 3600, '1d': 86_400 } as const;
+export type Period = keyof typeof PERIODS;
+export type Bucket = keyof typeof BUCKETS;
+
+/** A chart never needs more points than this; smaller buckets over long periods are refused. */
+export const MAX_POINTS = 10_080;
+
+const period = z.enum(Object.keys(PERIODS) as [Period, ...Period[]], { message: 'period must be one of 24h, 7d, 30d, 90d' });
+
+export const CheckLogQuery = z.strictObject({
+  limit: z.coerce
+    .number({ message: 'limit must be an integer' })
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(1000, 'limit must be at most 1000')
+    .default(100),
+  before: z.iso.datetime({ offset: true, message: 'before must be an ISO 8601 timestamp' }).optional(),
+  location: z.string().min(1).max(63).optional(),
+});
+export type CheckLogQuery = z.infer<typeof CheckLogQuery>;
+
+export const UptimeQuery = z.strictObject({ period: period.default('24h') });
+export type UptimeQuery = z.infer<typeof UptimeQuery>;
+
+export const MetricsQuery = z.strictObject({
+  period: period.default('24h'),
+  bucket: z.enum(Object.keys(BUCKETS) as [Bucket, ...Bucket[]], { message: 'bucket must be one of 1m, 5m, 1h, 1d' }).optional(),
+});
+export type MetricsQuery = z.infer<typeof MetricsQuery>;
+
+export function toCheckJson(c: CheckLogEntry) {
+  return {
+    id: c.id,
+    service_id: c.serviceId,
+    status: c.status,
+    response_time_ms: c.responseTimeMs,
+    message: c.message,
+    location: c.location,
+    agent_id: c.agentId,
+    checked_at: c.checkedAt.toISOString(),
+    details: c.details,
+  };
+}

@@ -1,0 +1,122 @@
+// Request and response shapes of /services (API.md "Services").
+import { z } from 'zod';
+import { normaliseCheckType } from '../../../../shared/src/check-types.js';
+import type { ServiceView } from './services.service.js';
+
+const text = (field: string, max: number) =>
+  z.string({ message: `${field} must be a string` }).trim().max(max, `${field} must be at most ${max} characters`);
+
+const uuid = (field: string) => z.uuid({ message: `${field} must be a UUID` });
+
+const checkType = z
+  .string({ message: 'check_type must be a string' })
+  .transform((value, ctx) => {
+    const type = normaliseCheckType(value);
+    if (!type) {
+      ctx.addIssue({ code: 'custom', message: `unsupported check_type "${value}"` });
+      return z.NEVER;
+    }
+    return type;
+  });
+
+const LOCATION = /^[a-z0-9][a-z0-9_.-]{0,62}$/i;
+
+// Read-only fields a client may echo back from a GET; they are accepted and ignored.
+const readOnly = {
+  id: z.unknown().optional(),
+  status: z.unknown().optional(),
+  last_checked_at: z.unknown().optional(),
+  last_response_time_ms: z.unknown().optional(),
+  created_at: z.unknown().optional(),
+  updated_at: z.unknown().optional(),
+};
+
+const fields = {
+  organization_id: uuid('organization_id').optional(),
+  name: text('name', 200).min(1, 'name must not be empty'),
+  description: text('description', 2000).nullable().optional(),
+  environment: text('environment', 100).nullable().optional(),
+  endpoint: text('endpoint', 2048).min(1, 'endpoint must not be empty'),
+  check_type: checkType,
+  check_interval_seconds: z
+    .number({ message: 'check_interval_seconds must be an integer' })
+    .int('check_interval_seconds must be an integer')
+    .min(5, 'check_interval_seconds must be at least 5')
+    .max(86400, 'check_interval_seconds must be at most 86400'),
+  timeout_seconds: z
+    .number({ message: 'timeout_seconds must be an integer' })
+    .int('timeout_seconds must be an integer')
+    .min(1, 'timeout_seconds must be at least 1')
+    .max(120, 'timeout_seconds must be at most 120'),
+  tags: z
+    .array(text('each tag', 64).min(1, 'a tag must not be empty'), { message: 'tags must be an array of strings' })
+    .max(50, 'at most 50 tags')
+    .transform((tags) => [...new Set(tags)]),
+  locations: z
+    .array(z.string({ message: 'each location must be a string' }).regex(LOCATION, 'a location is 1-63 letters, digits, dots, dashes or underscores'), {
+      message: 'locations must be an array of strings',
+    })
+    .min(1, 'locations must name at least one location')
+    .max(20, 'at most 20 locations')
+    .transform((locations) => [...new Set(locations)]),
+  options: z.record(z.string(), z.unknown(), { message: 'options must be an object' }),
+};
+
+export const CreateServiceInput = z.strictObject({
+  ...readOnly,
+  ...fields,
+  check_interval_seconds: fields.check_interval_seconds.default(60),
+  timeout_seconds: fields.timeout_seconds.default(10),
+  tags: fields.tags.default([]),
+  locations: fields.locations.default(['local']),
+  options: fields.options.default({}),
+});
+export type CreateServiceInput = z.infer<typeof CreateServiceInput>;
+
+export const UpdateServiceInput = z.strictObject({
+  ...readOnly,
+  organization_id: fields.organization_id,
+  name: fields.name.optional(),
+  description: fields.description,
+  environment: fields.environment,
+  endpoint: fields.endpoint.optional(),
+  check_type: fields.check_type.optional(),
+  check_interval_seconds: fields.check_interval_seconds.optional(),
+  timeout_seconds: fields.timeout_seconds.optional(),
+  tags: fields.tags.optional(),
+  locations: fields.locations.optional(),
+  options: fields.options.optional(),
+});
+export type UpdateServiceInput = z.infer<typeof UpdateServiceInput>;
+
+export const ListServicesQuery = z.strictObject({
+  org: z.string().min(1).max(100).optional(),
+  status: z.enum(['GREEN', 'YELLOW', 'RED'], { message: 'status must be GREEN, YELLOW or RED' }).optional(),
+  tag: z.string().min(1).max(64).optional(),
+  check_type: checkType.optional(),
+});
+export type ListServicesQuery = z.infer<typeof ListServicesQuery>;
+
+export const ServiceIdParam = uuid('service id');
+
+export function toServiceJson(s: ServiceView) {
+  return {
+    id: s.id,
+    organization_id: s.organizationId,
+    name: s.name,
+    description: s.description,
+    environment: s.environment,
+    endpoint: s.endpoint,
+    check_type: s.checkType,
+    check_interval_seconds: s.checkIntervalSeconds,
+    timeout_seconds: s.timeoutSeconds,
+    status: s.status,
+    tags: s.tags,
+    locations: s.locations,
+    options: s.options,
+    last_checked_at: s.lastCheckedAt?.toISOString() ?? null,
+    last_response_time_ms: s.lastResponseTimeMs,
+    created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
+  };
+}

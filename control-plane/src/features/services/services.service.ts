@@ -1,0 +1,177 @@
+// The services use cases (API.md "Services"): validation across fields, organization
+// access, secrets in options, and telling agents about every change.
+import { randomUUID } from 'node:crypto';
+import { endpointFormat, type CheckType } from '../../../../shared/src/check-types.js';
+import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../../shared/src/check-options.js';
+import { endpointProblem } from '../../../../shared/src/endpoints.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { notFound, validationFailed } from '../../errors.js';
+import type { Actor } from '../../http/authenticate.js';
+import type { OrganizationAccess } from '../organizations/organization-access.js';
+import type { ServiceRecord } from './service.entity.js';
+import type { CreateServiceInput, ListServicesQuery, UpdateServiceInput } from './services.schema.js';
+import type { ServiceChanges, ServicesRepository } from './services.repository.js';
+
+export type ServiceView = ServiceRecord;
+
+/** What agents must hear about; implemented by the assignment hub. */
+export interface ServiceChangeListener {
+  serviceUpserted(service: ServiceRecord): void;
+  serviceRemoved(service: ServiceRecord): void;
+  runNow(service: ServiceRecord): void;
+}
+
+export interface ServicesServiceDeps {
+  services: ServicesRepository;
+  access: OrganizationAccess;
+  secrets: SecretBox;
+  listener: ServiceChangeListener;
+}
+
+const MASK = '********';
+// Changes to these reach the agents; a rename or new tags do not.
+const CHECK_FIELDS = ['endpoint', 'checkType', 'checkIntervalSeconds', 'timeoutSeconds', 'locations', 'options'] as const;
+
+export function createServicesService({ services, access, secrets, listener }: ServicesServiceDeps) {
+  const view = (s: ServiceRecord): ServiceView => ({ ...s, options: maskSecrets(s.options) });
+
+  const sealOptions = (options: Record<string, unknown>, previous: Record<string, unknown> = {}) => {
+    const sealed: Record<string, unknown> = { ...options };
+    for (const key of SECRET_OPTION_KEYS) {
+      const value = sealed[key];
+      // A client echoing the mask back keeps the stored secret.
+      if (value === MASK && key in previous) sealed[key] = previous[key];
+      else if (typeof value === 'string') sealed[key] = secrets.seal(value);
+    }
+    return sealed;
+  };
+
+  async function findWritable(actor: Actor, serviceId: string) {
+    const found = await services.findForUser(serviceId, actor.userId);
+    if (!found) throw notFound('service');
+    access.assertCanWrite(found.role);
+    return found.service;
+  }
+
+  return {
+    async create(actor: Actor, input: CreateServiceInput): Promise<ServiceView> {
+      const organizationId = await access.resolveWritable(actor, input.organization_id);
+      validateCheck(input.check_type, input.endpoint);
+      const options = validateOptions(input.check_type, input.options);
+      const created = await services.insertWithinPlan({
+        id: randomUUID(),
+        organizationId,
+        name: input.name,
+        description: input.description ?? null,
+        environment: input.environment ?? null,
+        endpoint: input.endpoint,
+        checkType: input.check_type,
+        checkIntervalSeconds: input.check_interval_seconds,
+        timeoutSeconds: input.timeout_seconds,
+        tags: input.tags,
+        locations: input.locations,
+        options: sealOptions(options),
+      });
+      listener.serviceUpserted(created);
+      return view(created);
+    },
+
+    async list(actor: Actor, query: ListServicesQuery): Promise<ServiceView[]> {
+      const organizationId = await access.resolveReadable(actor, query.org);
+      const found = await services.list(organizationId, { status: query.status, tag: query.tag, checkType: query.check_type });
+      return found.map(view);
+    },
+
+    async get(actor: Actor, serviceId: string): Promise<ServiceView> {
+      const found = await services.findForUser(serviceId, actor.userId);
+      if (!found) throw notFound('service');
+      return view(found.service);
+    },
+
+    async update(actor: Actor, serviceId: string, input: UpdateServiceInput): Promise<ServiceView> {
+      const current = await findWritable(actor, serviceId);
+      if (input.organization_id !== undefined && input.organization_id !== current.organizationId) {
+        throw validationFailed('organization_id cannot be changed', [{ path: 'organization_id', message: 'a service cannot move to another organization' }]);
+      }
+      const checkType = input.check_type ?? current.checkType;
+      const endpoint = input.endpoint ?? current.endpoint;
+      validateCheck(checkType, endpoint);
+      const changes: ServiceChanges = {
+        name: input.name,
+        description: input.description,
+        environment: input.environment,
+        endpoint: input.endpoint,
+        checkType: input.check_type,
+        checkIntervalSeconds: input.check_interval_seconds,
+        timeoutSeconds: input.timeout_seconds,
+        tags: input.tags,
+        locations: input.locations,
+      };
+      if (input.options !== undefined) {
+        changes.options = sealOptions(validateOptions(checkType, input.options), current.options);
+      } else if (input.check_type !== undefined) {
+        validateOptions(checkType, current.options); // the kept options must suit the new type
+      }
+      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ServiceChanges;
+      const checkChanged = CHECK_FIELDS.some(
+        (field) => field in defined && JSON.stringify(defined[field]) !== JSON.stringify(current[field]),
+      );
+      const updated = await services.update(serviceId, defined, checkChanged);
+      if (checkChanged) listener.serviceUpserted(updated);
+      return view(updated);
+    },
+
+    async remove(actor: Actor, serviceId: string): Promise<void> {
+      const current = await findWritable(actor, serviceId);
+      await services.delete(serviceId);
+      listener.serviceRemoved(current);
+    },
+
+    async checkNow(actor: Actor, serviceId: string): Promise<void> {
+      const current = await findWritable(actor, serviceId);
+      listener.runNow(current);
+    },
+
+    /** For history endpoints: throws 404 unless the user may read the service. */
+    async assertReadable(actor: Actor, serviceId: string): Promise<ServiceRecord> {
+      const found = await services.findForUser(serviceId, actor.userId);
+      if (!found) throw notFound('service');
+      return found.service;
+    },
+  };
+}
+
+export type ServicesService = ReturnType<typeof createServicesService>;
+
+function validateCheck(checkType: CheckType, endpoint: string): void {
+  const problem = endpointProblem(endpointFormat(checkType), endpoint);
+  if (problem) {
+    throw validationFailed(`invalid endpoint for check_type ${checkType}: ${problem}`, [{ path: 'endpoint', message: problem }]);
+  }
+}
+
+function validateOptions(checkType: CheckType, raw: Record<string, unknown>): Record<string, unknown> {
+  const parsed = parseCheckOptions(checkType, raw);
+  if (parsed.ok) return parsed.options;
+  const first = parsed.issues[0];
+  throw validationFailed(
+    `invalid options for check_type ${checkType}${first ? `: ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}`,
+    parsed.issues.map((i) => ({ path: `options${i.path ? `.${i.path}` : ''}`, message: i.message })),
+  );
+}
+
+function maskSecrets(options: Record<string, unknown>): Record<string, unknown> {
+  const masked = { ...options };
+  for (const key of SECRET_OPTION_KEYS) if (key in masked) masked[key] = MASK;
+  return masked;
+}
+
+/** Options as an agent needs them: secrets opened. */
+export function optionsForAgent(options: Record<string, unknown>, secrets: SecretBox): Record<string, unknown> {
+  const open = { ...options };
+  for (const key of SECRET_OPTION_KEYS) {
+    const value = open[key];
+    if (secrets.isSealed(value)) open[key] = secrets.open(value);
+  }
+  return open;
+}

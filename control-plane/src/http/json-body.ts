@@ -1,0 +1,14 @@
+// Bodies are JSON, at most 1 MiB (API.md): anything else is 415, larger is 413.
+import { bodyParser } from '@koa/bodyparser';
+import type { Context, Next } from 'koa';
+import { AppError } from '../errors.js';
+
+const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8' });
+
+export async function jsonBody(ctx: Context, next: Next): Promise<void> {
+  const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+  if ((ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'PATCH') && hasBody && !ctx.is('application/json')) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
+  }
+  await parseJson(ctx, next);
+}

@@ -1,0 +1,25 @@
+// Gives every request an id (kept from X-Request-Id when sane) and one structured log line.
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from '../logger.js';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export function requestContext(logger: Logger) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const incoming = ctx.get('x-request-id');
+    const requestId = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const started = performance.now();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      ctx.state.log.info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
+    }
+  };
+}

@@ -1,0 +1,75 @@
+// The error table of API.md: every failure is JSON {"error": ...} with the right status.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
+import type { Reply, TestUser } from '../support/api-client.js';
+
+function expectError(r: Reply, status: number): void {
+  expect(r.status, r.text).to.equal(status);
+  expect(r.headers.get('content-type')).to.match(/^application\/json/);
+  expect(r.body.error).to.be.a('string').and.not.empty;
+  expect(r.text).to.not.match(/\bat .+:\d+:\d+/); // no stack trace
+}
+
+describe('error answers', () => {
+  let cp: TestControlPlane;
+  let user: TestUser;
+  before(async () => {
+    cp = await startTestControlPlane();
+    user = await cp.api.newUser('errors');
+  });
+  after(() => cp?.stop());
+
+  it('answers 400 for malformed JSON', async () => {
+    expectError(await cp.api.request('POST', '/services', { token: user.token, body: '{"name": ', headers: { 'content-type': 'application/json' } }), 400);
+  });
+
+  it('answers 400 for a JSON body that is not an object', async () => {
+    expectError(await cp.api.request('POST', '/services', { token: user.token, json: ['a'] }), 400);
+    expectError(await cp.api.request('POST', '/auth/login', { json: 'text' }), 400);
+  });
+
+  it('answers 400 for an id that is not a UUID', async () => {
+    for (const path of ['/services/not-a-uuid', '/services/123/checks', '/services/x/uptime']) {
+      expectError(await cp.api.get(path, user.token), 400);
+    }
+  });
+
+  it('answers 404 for an unknown id and an unknown route', async () => {
+    expectError(await cp.api.get(`/services/${randomUUID()}`, user.token), 404);
+    expectError(await cp.api.get('/no-such-thing', user.token), 404);
+  });
+
+  it('answers 415 for a POST or PUT body that is not JSON', async () => {
+    expectError(await cp.api.request('POST', '/services', { token: user.token, body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
+    expectError(await cp.api.request('POST', '/auth/login', { body: 'hello', headers: { 'content-type': 'text/plain' } }), 415);
+    expectError(await cp.api.request('PUT', `/services/${randomUUID()}`, { token: user.token, body: '<x/>', headers: { 'content-type': 'application/xml' } }), 415);
+  });
+
+  it('answers 413 for a body over 1 MiB', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10), endpoint: 'http://127.0.0.1/', check_type: 'HTTP' });
+    expectError(await cp.api.request('POST', '/services', { token: user.token, body: big, headers: { 'content-type': 'application/json' } }), 413);
+  });
+
+  it('answers 405 JSON for a method the route does not have', async () => {
+    const r = await cp.api.request('PATCH', '/health');
+    expect(r.status).to.equal(405);
+    expect(r.body.error).to.be.a('string');
+  });
+
+  it('serves health as text and readiness as JSON', async () => {
+    const health = await cp.api.get('/health');
+    expect(health.status).to.equal(200);
+    expect(health.headers.get('content-type')).to.match(/^text\/plain/);
+    expect(health.text).to.equal('OK');
+    const ready = await cp.api.get('/ready');
+    expect(ready.status).to.equal(200);
+    expect(ready.body).to.deep.equal({ status: 'ready' });
+  });
+
+  it('echoes a request id', async () => {
+    const r = await cp.api.request('GET', '/health', { headers: { 'x-request-id': 'abc-123' } });
+    expect(r.headers.get('x-request-id')).to.equal('abc-123');
+    expect((await cp.api.get('/health')).headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+});

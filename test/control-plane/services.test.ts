@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { CHECK_TYPES } from '../../shared/src/check-types.js';
+import type { TestUser } from '../support/api-client.js';
+import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
+import { sql } from '../support/sql.js';
+
+const SERVICE_KEYS = [
+  'id', 'organization_id', 'name', 'description', 'environment', 'endpoint', 'check_type', 'check_interval_seconds',
+  'timeout_seconds', 'status', 'tags', 'locations', 'last_checked_at', 'last_response_time_ms', 'created_at', 'updated_at',
+];
+
+const ENDPOINT_BY_FORMAT: Record<string, string> = {
+  HTTP: 'http://127.0.0.1:9/', HTTPS: 'https://127.0.0.1:9/', WEBSOCKET: 'ws://127.0.0.1:9/', WS: 'wss://127.0.0.1:9/',
+  PING: '127.0.0.1', ICMP: 'localhost', DNS: 'example.com',
+};
+const endpointFor = (type: string) => ENDPOINT_BY_FORMAT[type] ?? '127.0.0.1:9';
+
+describe('services routes', () => {
+  let cp: TestControlPlane;
+  before(async () => {
+    cp = await startTestControlPlane();
+  });
+  after(() => cp?.stop());
+
+  const create = (u: TestUser, fields: Record<string, unknown>) =>
+    cp.api.post('/services', { name: 'svc', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP', ...fields }, u.token);
+
+  describe('POST /services', () => {
+    it('answers 201 with every field and the defaults', async () => {
+      const u = await cp.api.newUser('svc-create');
+      const r = await create(u, {});
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body).to.have.all.keys([...SERVICE_KEYS, 'options']);
+      expect(r.body).to.include({ organization_id: u.orgId, check_type: 'HTTP', check_interval_seconds: 60, timeout_seconds: 10, status: null, description: null, environment: null, last_checked_at: null, last_response_time_ms: null });
+      expect(r.body.tags).to.deep.equal([]);
+      expect(r.body.locations).to.deep.equal(['local']);
+      expect(r.body.created_at).to.match(/Z$/);
+    });
+
+    it('accepts all 21 check types in any case and normalises them to upper case', async () => {
+      const u = await cp.api.newUser('svc-types');
+      await sql(`update organizations set plan = 'unlimited' where id = $1`, [u.orgId]);
+      for (const type of CHECK_TYPES) {
+        const r = await create(u, { check_type: type.toLowerCase(), endpoint: endpointFor(type) });
+        expect(r.status, `${type}: ${r.text}`).to.equal(201);
+        expect(r.body.check_type).to.equal(type);
+      }
+    });
+
+    const invalid: [string, Record<string, unknown>][] = [
+      ['a missing name', { name: undefined }],
+      ['an empty name', { name: '   ' }],
+      ['a missing endpoint', { endpoint: undefined }],
+      ['a missing check_type', { check_type: undefined }],
+      ['an unsupported check_type', { check_type: 'GOPHER' }],
+      ['a check_type that is not a string', { check_type: 7 }],
+      ['an interval below 5', { check_interval_seconds: 4 }],
+      ['an interval above 86400', { check_interval_seconds: 86401 }],
+      ['a fractional interval', { check_interval_seconds: 10.5 }],
+      ['an interval as a string', { check_interval_seconds: '60' }],
+      ['a timeout below 1', { timeout_seconds: 0 }],
+      ['a timeout above 120', { timeout_seconds: 121 }],
+      ['tags that are not an array', { tags: 'a,b' }],
+      ['a tag that is not a string', { tags: ['ok', 3] }],
+      ['an empty locations list', { locations: [] }],
+      ['an organization_id that is not a UUID', { organization_id: 'acme' }],
+      ['an unknown field', { colour: 'blue' }],
+      ['options that are not an object', { options: 'fast' }],
+      ['an unknown option', { options: { warp_speed: true } }],
+      ['an HTTP endpoint without a scheme', { endpoint: '127.0.0.1:80' }],
+      ['an HTTP endpoint with an ftp scheme', { endpoint: 'ftp://127.0.0.1/' }],
+      ['a WebSocket endpoint with an http scheme', { check_type: 'WEBSOCKET', endpoint: 'http://127.0.0.1/' }],
+      ['a TCP endpoint without a port', { check_type: 'TCP', endpoint: '127.0.0.1' }],
+      ['a TCP endpoint with port 0', { check_type: 'TCP', endpoint: '127.0.0.1:0' }],
+      ['a TCP endpoint with port 65536', { check_type: 'TCP', endpoint: '127.0.0.1:65536' }],
+      ['a TCP endpoint with an unbracketed IPv6 address', { check_type: 'TCP', endpoint: '::1:80' }],
+      ['a TCP endpoint that is a URL', { check_type: 'REDIS', endpoint: 'redis://127.0.0.1:6379' }],
+      ['a PING endpoint with a port', { check_type: 'PING', endpoint: '127.0.0.1:80' }],
+      ['a DNS endpoint that is a URL', { check_type: 'DNS', endpoint: 'http://example.com' }],
+    ];
+    for (const [what, fields] of invalid) {
+      it(`answers 400 for ${what}`, async () => {
+        const u = await cp.api.newUser('svc-invalid');
+        const r = await create(u, fields);
+        expect(r.status, r.text).to.equal(400);
+        expect(r.body.error).to.be.a('string').and.not.empty;
+        expect((await cp.api.get('/services', u.token)).body).to.deep.equal([]);
+      });
+    }
+
+    it('accepts bracketed IPv6 for host:port types', async () => {
+      const u = await cp.api.newUser('svc-ipv6');
+      expect((await create(u, { check_type: 'TCP', endpoint: '[::1]:6379' })).status).to.equal(201);
+    });
+
+    it('refuses the 6th service of a free organization with 403', async () => {
+      const u = await cp.api.newUser('svc-cap');
+      for (let i = 0; i < 5; i++) expect((await create(u, { name: `s${i}` })).status).to.equal(201);
+      const sixth = await create(u, { name: 's6' });
+      expect(sixth.status).to.equal(403);
+      expect(sixth.body.error).to.match(/free plan allows at most 5 services/);
+    });
+
+    it('creates exactly 5 of 20 concurrent creates on a fresh free organization', async () => {
+      const u = await cp.api.newUser('svc-race');
+      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => create(u, { name: `race-${i}` })));
+      const statuses = replies.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).to.have.length(5);
+      expect(statuses.filter((s) => s === 403)).to.have.length(15);
+      expect((await cp.api.get('/services', u.token)).body).to.have.length(5);
+    });
+
+    it('creates in another organization named by organization_id when the user is a member', async () => {
+      const u = await cp.api.newUser('svc-multi');
+      const other = await cp.api.newUser('svc-multi-other');
+      await sql(`insert into memberships (organization_id, user_id, role) values ($1, $2, 'member')`, [other.orgId, u.userId]);
+      const r = await create(u, { organization_id: other.orgId });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body.organization_id).to.equal(other.orgId);
+      const slug = (await sql<{ slug: string }>('select slug from organizations where id = $1', [other.orgId]))[0]!.slug;
+      const listed = await cp.api.get(`/services?org=${encodeURIComponent(slug)}`, u.token);
+      expect(listed.status).to.equal(200);
+      expect(listed.body.map((s: { id: string }) => s.id)).to.deep.equal([r.body.id]);
+    });
+
+    it('refuses organization_id and org of an organization the user is not in with 403', async () => {
+      const u = await cp.api.newUser('svc-foreign');
+      const stranger = await cp.api.newUser('svc-stranger');
+      expect((await create(u, { organization_id: stranger.orgId })).status).to.equal(403);
+      expect((await cp.api.get('/services?org=no-such-org-slug', u.token)).status).to.equal(403);
+    });
+  });
+
+  describe('GET /services', () => {
+    it('lists in creation order and filters by status, tag and check_type', async () => {
+      const u = await cp.api.newUser('svc-list');
+      const a = await create(u, { name: 'a', tags: ['edge', 'prod'] });
+      const b = await create(u, { name: 'b', check_type: 'TCP', endpoint: '127.0.0.1:9', tags: ['prod'] });
+      const all = await cp.api.get('/services', u.token);
+      expect(all.body.map((s: { id: string }) => s.id)).to.deep.equal([a.body.id, b.body.id]);
+      expect((await cp.api.get('/services?tag=edge', u.token)).body.map((s: { id: string }) => s.id)).to.deep.equal([a.body.id]);
+      expect((await cp.api.get('/services?check_type=tcp', u.token)).body.map((s: { id: string }) => s.id)).to.deep.equal([b.body.id]);
+      expect((await cp.api.get('/services?status=GREEN', u.token)).body).to.deep.equal([]);
+      expect((await cp.api.get('/services?status=PURPLE', u.token)).status).to.equal(400);
+    });
+  });
+
+  describe('PUT /services/{id}', () => {
+    it('changes only the fields sent and answers the full service', async () => {
+      const u = await cp.api.newUser('svc-put');
+      const s = (await create(u, { description: 'd', tags: ['x'], timeout_seconds: 7 })).body;
+      const r = await cp.api.put(`/services/${s.id}`, { name: 'renamed' }, u.token);
+      expect(r.status).to.equal(200);
+      expect(r.body).to.include({ name: 'renamed', description: 'd', timeout_seconds: 7, endpoint: s.endpoint, created_at: s.created_at });
+      expect(r.body.tags).to.deep.equal(['x']);
+    });
+
+    it('validates like create, including the endpoint against the kept check_type', async () => {
+      const u = await cp.api.newUser('svc-put-invalid');
+      const s = (await create(u, {})).body;
+      expect((await cp.api.put(`/services/${s.id}`, { timeout_seconds: 500 }, u.token)).status).to.equal(400);
+      expect((await cp.api.put(`/services/${s.id}`, { endpoint: '127.0.0.1:80' }, u.token)).status).to.equal(400);
+      expect((await cp.api.put(`/services/${s.id}`, { check_type: 'TCP' }, u.token)).status).to.equal(400);
+      expect((await cp.api.put(`/services/${s.id}`, { check_type: 'TCP', endpoint: '127.0.0.1:80' }, u.token)).status).to.equal(200);
+    });
+
+    it('accepts a GET answer sent back whole', async () => {
+      const u = await cp.api.newUser('svc-put-echo');
+      const s = (await create(u, {})).body;
+      const r = await cp.api.put(`/services/${s.id}`, { ...s, name: 'echoed' }, u.token);
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body.name).to.equal('echoed');
+    });
+  });
+
+  describe('DELETE /services/{id}', () => {
+    it('answers 204 without a body, then the service is gone', async () => {
+      const u = await cp.api.newUser('svc-del');
+      const s = (await create(u, {})).body;
+      const r = await cp.api.del(`/services/${s.id}`, u.token);
+      expect(r.status).to.equal(204);
+      expect(r.text).to.equal('');
+      expect((await cp.api.get(`/services/${s.id}`, u.token)).status).to.equal(404);
+      expect((await cp.api.del(`/services/${s.id}`, u.token)).status).to.equal(404);
+    });
+  });
+
+  describe('organization isolation', () => {
+    it("answers 404 for another organization's service on every route", async () => {
+      const owner = await cp.api.newUser('iso-owner');
+      const intruder = await cp.api.newUser('iso-intruder');
+      const s = (await create(owner, {})).body;
+      const t = intruder.token;
+      const replies = await Promise.all([
+        cp.api.get(`/services/${s.id}`, t),
+        cp.api.put(`/services/${s.id}`, { name: 'mine now' }, t),
+        cp.api.del(`/services/${s.id}`, t),
+        cp.api.post(`/services/${s.id}/check`, undefined, t),
+        cp.api.get(`/services/${s.id}/checks`, t),
+        cp.api.get(`/services/${s.id}/uptime`, t),
+        cp.api.get(`/services/${s.id}/metrics`, t),
+      ]);
+      expect(replies.map((r) => r.status)).to.deep.equal(Array(7).fill(404));
+      expect((await cp.api.get('/services', t)).body).to.deep.equal([]);
+      expect((await cp.api.get(`/services/${s.id}`, owner.token)).body.name).to.equal('svc');
+    });
+
+    it('answers 403 to a viewer who tries to change a service', async () => {
+      const owner = await cp.api.newUser('iso-viewer-owner');
+      const viewer = await cp.api.newUser('iso-viewer');
+      await sql(`insert into memberships (organization_id, user_id, role) values ($1, $2, 'viewer')`, [owner.orgId, viewer.userId]);
+      const s = (await create(owner, {})).body;
+      expect((await cp.api.get(`/services/${s.id}`, viewer.token)).status).to.equal(200);
+      expect((await cp.api.put(`/services/${s.id}`, { name: 'x' }, viewer.token)).status).to.equal(403);
+      expect((await cp.api.del(`/services/${s.id}`, viewer.token)).status).to.equal(403);
+    });
+  });
+
+  describe('POST /services/{id}/check', () => {
+    it('answers 202 {"status":"check enqueued"}', async () => {
+      const u = await cp.api.newUser('svc-check');
+      const s = (await create(u, {})).body;
+      const r = await cp.api.post(`/services/${s.id}/check`, undefined, u.token);
+      expect(r.status).to.equal(202);
+      expect(r.body).to.deep.equal({ status: 'check enqueued' });
+      expect((await cp.api.post(`/services/${randomUUID()}/check`, undefined, u.token)).status).to.equal(404);
+    });
+  });
+
+  describe('secret options', () => {
+    it('masks passwords in answers, stores them encrypted, and keeps them when the mask is sent back', async () => {
+      const u = await cp.api.newUser('svc-secret');
+      const s = await create(u, { check_type: 'REDIS', endpoint: '127.0.0.1:6379', options: { password: 'hunter2-secret' } });
+      expect(s.status, s.text).to.equal(201);
+      expect(s.body.options.password).to.equal('********');
+      const [row] = await sql<{ options: { password: string } }>('select options from services where id = $1', [s.body.id]);
+      expect(row!.options.password).to.match(/^enc:v1:/).and.not.include('hunter2');
+      await cp.api.put(`/services/${s.body.id}`, { options: { password: '********' } }, u.token);
+      const [after] = await sql<{ options: { password: string } }>('select options from services where id = $1', [s.body.id]);
+      expect(after!.options.password).to.equal(row!.options.password);
+    });
+  });
+});
