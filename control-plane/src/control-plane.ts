@@ -1,11 +1,6 @@
 // Builds the whole control plane from its configuration and starts it: database, services,
 // HTTP API with the WebSocket feed, the agent gRPC endpoint and the embedded agent.
 import type { Server } from 'node:http';
-import path from 'node:path';
-import { createAgent, type Agent } from '../../agent/src/agent.js';
-import { defaultProbers } from '../../agent/src/probers/index.js';
-import { createProberRegistry } from '../../agent/src/probers/registry.js';
-import { AGENT_VERSION } from '../../agent/src/version.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { createSecretBox } from './crypto/secret-box.js';
@@ -81,7 +76,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     accounts: createAccountsRepository(db.em),
     hasher: createPasswordHasher(),
     tokens,
-    limiter: createLoginLimiter({ maxFailures: 10, windowMs: 15 * 60_000 }),
+    limiter: createLoginLimiter({ windowMs: 15 * 60_000, maxFailuresPerEmail: 10, maxFailuresPerAddress: 100 }),
   });
   const feed = createWsFeed(tokens, bus, logger);
   const app = createApp({
@@ -108,19 +103,10 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   const httpPort = (http.address() as { port: number }).port;
   logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port }, 'control plane listening');
 
-  let agent: Agent | undefined;
-  if (config.embeddedAgent) {
-    agent = createAgent({
-      server: `127.0.0.1:${grpc.port}`,
-      token: secrets.agentToken,
-      location: 'local',
-      dataDir: path.join(config.dataDir, 'embedded-agent'),
-      version: AGENT_VERSION,
-      registry: createProberRegistry(defaultProbers()),
-      logger: logger.child({ component: 'embedded-agent' }),
-    });
-    await agent.start();
-  }
+  // Loaded only when wanted: the probers pull in native add-ons the API does not need.
+  const agent = config.embeddedAgent
+    ? await (await import('./embedded-agent.js')).startEmbeddedAgent(grpc.port, secrets.agentToken, config.dataDir, logger)
+    : undefined;
 
   return {
     httpPort,

@@ -6,6 +6,7 @@ import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
+import { sql } from '../support/sql.js';
 
 describe('agent stream', () => {
   let cp: TestControlPlane;
@@ -14,6 +15,7 @@ describe('agent stream', () => {
   before(async () => {
     cp = await startTestControlPlane();
     user = await cp.api.newUser('stream');
+    await sql(`update organizations set plan = 'unlimited' where id = $1`, [user.orgId]);
     agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken, 'local');
     await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
   });

@@ -36,6 +36,8 @@ export async function startTestControlPlane(options: HarnessOptions = {}): Promi
     DATABASE_POOL_SIZE: db ? String(db.poolSize) : undefined,
     EMBEDDED_AGENT: String(options.embeddedAgent ?? false),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // One secret for every control plane on the shared test database, as in production.
+    JWT_SECRET: 'outpost-test-secret-0123456789abcdefghijklmnop',
     ...options.env,
   });
   const logger = createLogger(config.logLevel);

@@ -46,15 +46,15 @@ export function createAuthService({ accounts, hasher, tokens, limiter }: AuthSer
     },
 
     async login(input: LoginInput, clientAddress: string) {
-      const keys = [`email:${input.email}`, `ip:${clientAddress}`];
-      limiter.assertAllowed(keys);
+      const attempt = { email: input.email, address: clientAddress };
+      limiter.assertAllowed(attempt);
       const user = await accounts.findUserByEmail(input.email);
       const valid = await hasher.verify(user?.passwordHash ?? (await dummyHash), input.password);
       if (!user || !valid) {
-        limiter.recordFailure(keys);
+        limiter.recordFailure(attempt);
         throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
       }
-      limiter.recordSuccess([`email:${input.email}`]);
+      limiter.recordSuccess(attempt);
       const organizationId = await accounts.primaryOrganizationId(user.id);
       if (!organizationId) throw new AppError('FORBIDDEN', 'this user belongs to no organization');
       const token = await tokens.issue({ userId: user.id, tenantId: organizationId, email: user.email });

@@ -1,22 +1,36 @@
-// Limits failed logins per e-mail and per client address in a sliding window, so password
-// guessing is slow without locking out a user who types one wrong password.
+// Limits failed logins in a sliding window, per e-mail (slows guessing one password) and
+// per client address (slows spraying many accounts), without locking out a user who
+// mistypes once. A success clears the e-mail's count.
 import { AppError } from '../../errors.js';
 
 export interface LoginLimiterOptions {
-  maxFailures: number;
   windowMs: number;
+  maxFailuresPerEmail: number;
+  maxFailuresPerAddress: number;
   now?: () => number;
 }
 
-export interface LoginLimiter {
-  /** Throws RATE_LIMITED (with Retry-After) when `keys` have failed too often lately. */
-  assertAllowed(keys: string[]): void;
-  recordFailure(keys: string[]): void;
-  recordSuccess(keys: string[]): void;
+export interface LoginAttempt {
+  email: string;
+  address: string;
 }
 
-export function createLoginLimiter({ maxFailures, windowMs, now = Date.now }: LoginLimiterOptions): LoginLimiter {
+export interface LoginLimiter {
+  /** Throws RATE_LIMITED (with Retry-After) when this e-mail or address failed too often lately. */
+  assertAllowed(attempt: LoginAttempt): void;
+  recordFailure(attempt: LoginAttempt): void;
+  recordSuccess(attempt: LoginAttempt): void;
+}
+
+/** Past this many tracked keys the oldest are forgotten, so a flood cannot exhaust memory. */
+const MAX_TRACKED_KEYS = 100_000;
+
+export function createLoginLimiter({ windowMs, maxFailuresPerEmail, maxFailuresPerAddress, now = Date.now }: LoginLimiterOptions): LoginLimiter {
   const failures = new Map<string, number[]>();
+  const keysOf = (a: LoginAttempt): [string, number][] => [
+    [`email:${a.email}`, maxFailuresPerEmail],
+    [`address:${a.address}`, maxFailuresPerAddress],
+  ];
 
   const recent = (key: string): number[] => {
     const cutoff = now() - windowMs;
@@ -27,22 +41,27 @@ export function createLoginLimiter({ maxFailures, windowMs, now = Date.now }: Lo
   };
 
   return {
-    assertAllowed(keys) {
-      for (const key of keys) {
+    assertAllowed(attempt) {
+      for (const [key, max] of keysOf(attempt)) {
         const times = recent(key);
-        if (times.length >= maxFailures) {
-          const retryAfterMs = (times[0] ?? now()) + windowMs - now();
+        if (times.length >= max) {
+          const retryAfterMs = (times[times.length - max] ?? now()) + windowMs - now();
           throw new AppError('RATE_LIMITED', 'too many failed login attempts; try again later', {
             retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
           });
         }
       }
     },
-    recordFailure(keys) {
-      for (const key of keys) failures.set(key, [...recent(key), now()]);
+    recordFailure(attempt) {
+      for (const [key] of keysOf(attempt)) {
+        const times = [...recent(key), now()];
+        failures.delete(key);
+        failures.set(key, times);
+      }
+      while (failures.size > MAX_TRACKED_KEYS) failures.delete(failures.keys().next().value!);
     },
-    recordSuccess(keys) {
-      for (const key of keys) failures.delete(key);
+    recordSuccess(attempt) {
+      failures.delete(`email:${attempt.email}`);
     },
   };
 }

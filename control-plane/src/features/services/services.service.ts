@@ -166,12 +166,21 @@ function maskSecrets(options: Record<string, unknown>): Record<string, unknown> 
   return masked;
 }
 
-/** Options as an agent needs them: secrets opened. */
+/**
+ * Options as an agent needs them: secrets opened. A secret sealed under another server
+ * secret cannot be opened; it is left out, so that check fails visibly on its own instead
+ * of breaking every assignment.
+ */
 export function optionsForAgent(options: Record<string, unknown>, secrets: SecretBox): Record<string, unknown> {
   const open = { ...options };
   for (const key of SECRET_OPTION_KEYS) {
     const value = open[key];
-    if (secrets.isSealed(value)) open[key] = secrets.open(value);
+    if (!secrets.isSealed(value)) continue;
+    try {
+      open[key] = secrets.open(value);
+    } catch {
+      delete open[key];
+    }
   }
   return open;
 }

@@ -1,0 +1,28 @@
+// The agent built into the control plane: the same agent code, dialling the control plane's
+// own gRPC port over loopback and serving the location `local`.
+import path from 'node:path';
+import { createAgent } from '../../agent/src/agent.js';
+import { defaultProbers } from '../../agent/src/probers/index.js';
+import { createProberRegistry } from '../../agent/src/probers/registry.js';
+import { AGENT_VERSION } from '../../agent/src/version.js';
+import type { Logger } from './logger.js';
+
+export const EMBEDDED_LOCATION = 'local';
+
+export interface EmbeddedAgent {
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedAgent(grpcPort: number, token: string, dataDir: string, logger: Logger): Promise<EmbeddedAgent> {
+  const agent = createAgent({
+    server: `127.0.0.1:${grpcPort}`,
+    token,
+    location: EMBEDDED_LOCATION,
+    dataDir: path.join(dataDir, 'embedded-agent'),
+    version: AGENT_VERSION,
+    registry: createProberRegistry(defaultProbers()),
+    logger: logger.child({ component: 'embedded-agent' }),
+  });
+  await agent.start();
+  return agent;
+}
