@@ -1,0 +1,120 @@
+import { expect } from 'chai';
+import { createAssignmentHub, type AgentSession, type HubMessage } from '../../../control-plane/src/features/agents/assignment-hub.js';
+import type { ServiceRecord } from '../../../control-plane/src/features/services/service.entity.js';
+import { createLogger } from '../../../control-plane/src/logger.js';
+
+function service(id: string, fields: Partial<ServiceRecord> = {}): ServiceRecord {
+  return {
+    id, organizationId: 'org', name: id, description: null, environment: null, endpoint: 'http://x/', checkType: 'HTTP',
+    checkIntervalSeconds: 60, timeoutSeconds: 10, tags: [], locations: ['local'], options: {}, status: null,
+    lastCheckedAt: null, lastResponseTimeMs: null, configVersion: 1, createdAt: new Date(), updatedAt: new Date(), ...fields,
+  };
+}
+
+class FakeSession implements AgentSession {
+  messages: HubMessage[] = [];
+  constructor(readonly agentId: string, readonly location = 'local') {}
+  send(m: HubMessage) {
+    this.messages.push(m);
+  }
+  held(): Set<string> {
+    const held = new Set<string>();
+    for (const m of this.messages) {
+      if (m.kind === 'snapshot') {
+        held.clear();
+        for (const a of m.assignments) held.add(a.serviceId);
+      } else if (m.kind === 'upsert') held.add(m.assignment.serviceId);
+      else if (m.kind === 'removal') held.delete(m.serviceId);
+    }
+    return held;
+  }
+}
+
+describe('assignment hub', () => {
+  let table: ServiceRecord[];
+  const hub = () =>
+    createAssignmentHub({
+      listForLocation: async (location) => table.filter((s) => s.locations.includes(location)),
+      toAssignment: (s) => ({ serviceId: s.id, version: s.configVersion, checkType: s.checkType, endpoint: s.endpoint, intervalSeconds: s.checkIntervalSeconds, timeoutSeconds: s.timeoutSeconds, options: s.options }),
+      logger: createLogger('silent'),
+    });
+  beforeEach(() => {
+    table = Array.from({ length: 40 }, (_, i) => service(`svc-${i}`));
+  });
+
+  describe('join', () => {
+    it("sends a joining agent a snapshot of its location's services", async () => {
+      const h = hub();
+      const a = new FakeSession('a');
+      table.push(service('far', { locations: ['elsewhere'] }));
+      await h.join(a);
+      expect(a.messages[0]?.kind).to.equal('snapshot');
+      expect(a.held().size).to.equal(40);
+    });
+
+    it('splits a location between its agents so that each service has exactly one', async () => {
+      const h = hub();
+      const a = new FakeSession('a');
+      const b = new FakeSession('b');
+      await h.join(a);
+      await h.join(b);
+      const [ha, hb] = [a.held(), b.held()];
+      expect(ha.size + hb.size).to.equal(40);
+      expect([...ha].filter((id) => hb.has(id))).to.deep.equal([]);
+      expect(ha.size).to.be.greaterThan(5);
+      expect(hb.size).to.be.greaterThan(5);
+    });
+  });
+
+  describe('leave', () => {
+    it("moves a leaving agent's services to the agents that remain", async () => {
+      const h = hub();
+      const a = new FakeSession('a');
+      const b = new FakeSession('b');
+      await h.join(a);
+      await h.join(b);
+      await h.leave(b);
+      expect(a.held().size).to.equal(40);
+    });
+  });
+
+  describe('service changes', () => {
+    it('upserts a changed service to its owner only, and removes it when its location changes', async () => {
+      const h = hub();
+      const a = new FakeSession('a');
+      const b = new FakeSession('b', 'elsewhere');
+      await h.join(a);
+      await h.join(b);
+      h.serviceUpserted(service('svc-0', { configVersion: 2, locations: ['elsewhere'] }));
+      await h.settled();
+      expect(a.held().has('svc-0')).to.equal(false);
+      expect(b.held().has('svc-0')).to.equal(true);
+      const upsert = b.messages.find((m) => m.kind === 'upsert');
+      expect(upsert?.kind === 'upsert' && upsert.assignment.version).to.equal(2);
+    });
+
+    it('removes a deleted service with a version no lower than the one held', async () => {
+      const h = hub();
+      const a = new FakeSession('a');
+      await h.join(a);
+      h.serviceRemoved(service('svc-3', { configVersion: 4 }));
+      await h.settled();
+      const removal = a.messages.find((m) => m.kind === 'removal');
+      expect(removal).to.deep.equal({ kind: 'removal', serviceId: 'svc-3', version: 5 });
+    });
+
+    it('sends run_now to the agent holding the service', async () => {
+      const h = hub();
+      const a = new FakeSession('a');
+      const b = new FakeSession('b');
+      await h.join(a);
+      await h.join(b);
+      const owner = a.held().has('svc-7') ? a : b;
+      const other = owner === a ? b : a;
+      h.runNow(service('svc-7'));
+      await h.settled();
+      expect(owner.messages.at(-1)).to.deep.equal({ kind: 'runNow', serviceId: 'svc-7' });
+      expect(other.messages.some((m) => m.kind === 'runNow')).to.equal(false);
+    });
+  });
+});
