@@ -21,6 +21,8 @@ export interface HarnessOptions {
   embeddedAgent?: boolean;
   /** Use the embedded PGlite started by the control plane itself (DATABASE_URL unset). */
   ownEmbeddedDatabase?: boolean;
+  /** A fixed gRPC port, so agents reconnect to a restarted control plane. */
+  grpcPort?: number;
   env?: Record<string, string>;
 }
 
@@ -29,7 +31,7 @@ export async function startTestControlPlane(options: HarnessOptions = {}): Promi
   const db = options.ownEmbeddedDatabase ? undefined : await testDatabase();
   const config = loadConfig({
     PORT: '0',
-    GRPC_PORT: '0',
+    GRPC_PORT: String(options.grpcPort ?? 0),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DATABASE_URL: db?.url,
