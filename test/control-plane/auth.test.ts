@@ -96,7 +96,7 @@ describe('auth routes', () => {
     });
 
     it('refuses a missing or malformed Authorization header with 401 JSON', async () => {
-      for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: 'Bearer not.a.jwt' }]) {
+      for (const headers of [{} as Record<string, string>, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: 'Bearer not.a.jwt' }]) {
         const r = await cp.api.request('GET', '/services', { headers });
         expect(r.status).to.equal(401);
         expect(r.headers.get('content-type')).to.match(/^application\/json/);

@@ -1,0 +1,183 @@
+// Wires one agent: the stream to the control plane, the scheduler that runs the assigned
+// checks, and the spool plus publisher that deliver every result.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChannelCredentials } from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import type { Assignment as WireAssignment, ControlMessage } from '../../shared/src/gen/agent.js';
+import { createConnection } from './control/connection.js';
+import type { ProberRegistry } from './probers/registry.js';
+import { createPublisher } from './publisher/publisher.js';
+import { createScheduler, type Assignment, type CompletedRun } from './scheduler/scheduler.js';
+import { DiskSpool, type SpoolStats } from './spool/disk-spool.js';
+
+export interface AgentOptions {
+  server: string;
+  token: string;
+  location: string;
+  dataDir: string;
+  version: string;
+  registry: ProberRegistry;
+  logger: Logger;
+  agentId?: string;
+  credentials?: ChannelCredentials;
+  batchMaxResults?: number;
+  batchMaxDelayMs?: number;
+  maxConcurrentChecks?: number;
+  spoolMaxBytes?: number;
+  /** Called when the control plane refuses the agent for good (e.g. a bad token). */
+  onFatal?: (reason: string) => void;
+}
+
+export interface AgentStatus {
+  agentId: string;
+  connected: boolean;
+  assignments: number;
+  spool: SpoolStats;
+}
+
+export interface Agent {
+  start(): Promise<void>;
+  /** Graceful: stops scheduling, delivers what it can within a few seconds, closes the stream. */
+  stop(): Promise<void>;
+  status(): AgentStatus;
+}
+
+const DRAIN_ON_STOP_MS = 5_000;
+
+export function createAgent(options: AgentOptions): Agent {
+  const { logger } = options;
+  const agentId = options.agentId ?? loadOrCreateAgentId(options.dataDir);
+  const spool = DiskSpool.open(path.join(options.dataDir, 'spool'), { maxBytes: options.spoolMaxBytes ?? 256 * 1024 * 1024, logger });
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const connection = createConnection({
+    server: options.server,
+    credentials: options.credentials,
+    logger,
+    hello: () => ({
+      agentId,
+      token: options.token,
+      version: options.version,
+      location: options.location,
+      capabilities: options.registry.capabilities(),
+      hostname: os.hostname(),
+    }),
+    handlers: {
+      onWelcome(heartbeatIntervalSeconds) {
+        clearInterval(heartbeat);
+        heartbeat = setInterval(() => {
+          connection.send({ payload: { $case: 'heartbeat', value: { sentAtMs: Date.now(), spoolDepth: spool.stats().results } } });
+        }, heartbeatIntervalSeconds * 1000);
+        heartbeat.unref();
+        publisher.connected();
+      },
+      onMessage: handleControlMessage,
+      onDisconnected() {
+        clearInterval(heartbeat);
+        publisher.disconnected();
+      },
+      onFatal(reason) {
+        logger.fatal({ reason }, 'the control plane refused this agent');
+        options.onFatal?.(reason);
+      },
+    },
+  });
+
+  const publisher = createPublisher({
+    spool,
+    send: (batch) => connection.send({ payload: { $case: 'results', value: { batchId: batch.batchId, results: batch.results } } }),
+    maxResults: options.batchMaxResults,
+    maxDelayMs: options.batchMaxDelayMs,
+  });
+
+  const scheduler = createScheduler({
+    registry: options.registry,
+    logger,
+    maxConcurrentChecks: options.maxConcurrentChecks,
+    onResult: (run: CompletedRun) =>
+      publisher.publish({
+        id: randomUUID(),
+        serviceId: run.assignment.serviceId,
+        assignmentVersion: run.assignment.version,
+        ok: run.result.ok,
+        responseTimeMs: run.result.responseTimeMs,
+        message: run.result.message,
+        checkedAtMs: run.startedAt,
+        details: run.result.details,
+        adHoc: run.adHoc,
+      }),
+  });
+
+  function handleControlMessage(message: ControlMessage): void {
+    const p = message.payload;
+    switch (p?.$case) {
+      case 'snapshot':
+        scheduler.replaceAll(p.value.assignments.map(fromWire));
+        break;
+      case 'upsert':
+        if (p.value.assignment) scheduler.upsert(fromWire(p.value.assignment));
+        break;
+      case 'removal':
+        scheduler.remove(p.value.serviceId, p.value.version);
+        break;
+      case 'runNow':
+        scheduler.runNow(p.value.serviceId);
+        break;
+      case 'ack':
+        publisher.acknowledged(p.value.batchId);
+        break;
+      default:
+        break;
+    }
+  }
+
+  return {
+    async start() {
+      logger.info({ agentId, server: options.server, location: options.location }, 'agent starting');
+      connection.start();
+    },
+    async stop() {
+      await scheduler.stop();
+      if (connection.isConnected()) {
+        const delivered = await publisher.drain(DRAIN_ON_STOP_MS);
+        if (!delivered) logger.warn({ pending: spool.stats().results }, 'stopping with undelivered results; they stay in the spool');
+      } else {
+        publisher.flush();
+      }
+      publisher.stop();
+      clearInterval(heartbeat);
+      connection.stop();
+    },
+    status: () => ({ agentId, connected: connection.isConnected(), assignments: scheduler.size(), spool: spool.stats() }),
+  };
+}
+
+function fromWire(a: WireAssignment): Assignment {
+  return {
+    serviceId: a.serviceId,
+    version: a.version,
+    checkType: a.checkType,
+    endpoint: a.endpoint,
+    intervalSeconds: Math.max(1, a.intervalSeconds),
+    timeoutSeconds: Math.max(1, a.timeoutSeconds),
+    options: a.options ?? {},
+  };
+}
+
+/** The agent's identity survives restarts, so its spool and assignments stay its own. */
+function loadOrCreateAgentId(dataDir: string): string {
+  const file = path.join(dataDir, 'agent-id');
+  try {
+    const id = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f-]{36}$/i.test(id)) return id;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const id = randomUUID();
+  writeFileSync(file, `${id}\n`);
+  return id;
+}

@@ -1,0 +1,41 @@
+// The agent's `run` configuration: command-line options first, then OUTPOST_* variables.
+// Parsed once; nothing else in the agent reads process.env.
+import { z } from 'zod';
+import { parseHostPort } from '../../shared/src/endpoints.js';
+
+const RunConfigSchema = z.object({
+  server: z
+    .string({ message: 'is required (--server HOST:PORT or OUTPOST_SERVER)' })
+    .refine((v) => parseHostPort(v) !== null, 'must be HOST:PORT'),
+  token: z.string({ message: 'is required (--token or OUTPOST_TOKEN)' }).min(1, 'must not be empty'),
+  location: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/i, 'must be 1-63 letters, digits, dots, dashes or underscores').default('default'),
+  dataDir: z.string().min(1).default('./data/agent'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+
+export class AgentConfigError extends Error {}
+
+const OPTION_NAMES: Record<keyof RunConfig, string> = {
+  server: '--server',
+  token: '--token',
+  location: '--location',
+  dataDir: '--data-dir',
+  logLevel: '--log-level',
+};
+
+export function loadRunConfig(flags: Partial<Record<keyof RunConfig, string>>, env: Record<string, string | undefined>): RunConfig {
+  const pick = (flag: string | undefined, variable: string | undefined) => flag ?? (variable || undefined);
+  const parsed = RunConfigSchema.safeParse({
+    server: pick(flags.server, env.OUTPOST_SERVER),
+    token: pick(flags.token, env.OUTPOST_TOKEN),
+    location: pick(flags.location, env.OUTPOST_LOCATION),
+    dataDir: pick(flags.dataDir, env.OUTPOST_DATA_DIR),
+    logLevel: pick(flags.logLevel, env.LOG_LEVEL),
+  });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const key = issue?.path[0] as keyof RunConfig | undefined;
+  throw new AgentConfigError(`invalid option ${key ? OPTION_NAMES[key] : ''}: ${issue?.message ?? 'invalid'}`);
+}

@@ -1,0 +1,97 @@
+// One HTTP(S) request over a new connection, with the time of each phase measured from
+// socket events: dns, connect, tls, ttfb (first byte) and transfer (the rest of the body).
+import http from 'node:http';
+import https from 'node:https';
+import type { TLSSocket } from 'node:tls';
+
+export interface HttpExchange {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  timings: Record<string, number>;
+  certificate?: { subject: string; issuer: string; valid_to: string; days_remaining: number };
+}
+
+export interface HttpRequestOptions {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  verifyTls: boolean;
+  maxBodyBytes: number;
+  signal: AbortSignal;
+}
+
+export function httpRequest(url: URL, options: HttpRequestOptions): Promise<HttpExchange> {
+  const started = performance.now();
+  const since = () => performance.now() - started;
+  const marks: Record<string, number> = {};
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<HttpExchange>((resolve, reject) => {
+    const req = client.request(url, {
+      method: options.method,
+      headers: { 'user-agent': 'outpost-agent', ...options.headers },
+      agent: false,
+      rejectUnauthorized: options.verifyTls,
+      signal: options.signal,
+    });
+    let certificate: HttpExchange['certificate'];
+    req.once('socket', (socket) => {
+      socket.once('lookup', () => (marks.lookup = since()));
+      socket.once('connect', () => (marks.connect = since()));
+      socket.once('secureConnect', () => {
+        marks.tls = since();
+        certificate = describeCertificate(socket as TLSSocket);
+      });
+    });
+    req.once('response', (res) => {
+      marks.firstByte = since();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size < options.maxBodyBytes) chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.once('end', () => {
+        const end = since();
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).subarray(0, options.maxBodyBytes).toString('utf8'),
+          timings: phases(marks, end),
+          certificate,
+        });
+        req.destroy();
+      });
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end(options.body);
+  });
+}
+
+function phases(m: Record<string, number>, end: number): Record<string, number> {
+  const round = (v: number) => Math.round(v * 10) / 10;
+  const t: Record<string, number> = {};
+  if (m.lookup !== undefined) t.dns_ms = round(m.lookup);
+  const connectStart = m.lookup ?? 0;
+  if (m.connect !== undefined) t.connect_ms = round(m.connect - connectStart);
+  if (m.tls !== undefined && m.connect !== undefined) t.tls_ms = round(m.tls - m.connect);
+  const requestSent = m.tls ?? m.connect;
+  if (m.firstByte !== undefined && requestSent !== undefined) t.ttfb_ms = round(m.firstByte - requestSent);
+  if (m.firstByte !== undefined) t.transfer_ms = round(end - m.firstByte);
+  return t;
+}
+
+function describeCertificate(socket: TLSSocket): HttpExchange['certificate'] {
+  const cert = socket.getPeerCertificate();
+  if (!cert || !cert.valid_to) return undefined;
+  const name = (entity: Record<string, string | string[]> | undefined) =>
+    entity ? Object.entries(entity).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : v}`).join(', ') : '';
+  const validTo = new Date(cert.valid_to);
+  return {
+    subject: name(cert.subject as unknown as Record<string, string>),
+    issuer: name(cert.issuer as unknown as Record<string, string>),
+    valid_to: validTo.toISOString(),
+    days_remaining: Math.floor((validTo.getTime() - Date.now()) / 86_400_000),
+  };
+}

@@ -1,0 +1,93 @@
+// HTTP and HTTPS: a request over a new connection; passes on an expected status (default
+// 200-399), the keyword when one is set, and a valid certificate unless told otherwise.
+import { describeNetworkError } from './network-errors.js';
+import { httpRequest, type HttpExchange } from './http-request.js';
+import type { Prober, ProbeResult } from './prober.js';
+
+const MAX_REDIRECTS = 10;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+interface HttpOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  expected_status?: (number | string)[];
+  keyword?: string;
+  keyword_inverted?: boolean;
+  follow_redirects?: boolean;
+  verify_tls?: boolean;
+}
+
+export function httpProber(): Prober {
+  return {
+    family: 'HTTP',
+    async probe(target, signal) {
+      const o = target.options as HttpOptions;
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      let url = new URL(target.endpoint);
+      let exchange: HttpExchange;
+      let redirects = 0;
+      try {
+        for (;;) {
+          exchange = await httpRequest(url, {
+            method: redirects > 0 && o.method !== 'HEAD' ? 'GET' : (o.method ?? 'GET'),
+            headers: o.headers ?? {},
+            body: redirects > 0 ? undefined : o.body,
+            verifyTls: o.verify_tls ?? true,
+            maxBodyBytes: MAX_BODY_BYTES,
+            signal,
+          });
+          const location = exchange.headers.location;
+          if ((o.follow_redirects ?? true) && isRedirect(exchange.status) && location) {
+            if (++redirects > MAX_REDIRECTS) return failed(elapsed(), `more than ${MAX_REDIRECTS} redirects`, { status_code: exchange.status });
+            url = new URL(location, url);
+            continue;
+          }
+          break;
+        }
+      } catch (err) {
+        const message = signal.aborted ? `timed out after ${target.timeoutMs} ms` : describeNetworkError(err);
+        return failed(elapsed(), message, {});
+      }
+      const responseTimeMs = elapsed();
+      const details: ProbeResult['details'] = { status_code: exchange.status, ...exchange.timings };
+      if (redirects > 0) {
+        details.redirects = redirects;
+        details.final_url = url.toString();
+      }
+      if (exchange.certificate) {
+        details.tls_subject = exchange.certificate.subject;
+        details.tls_issuer = exchange.certificate.issuer;
+        details.tls_valid_to = exchange.certificate.valid_to;
+        details.tls_days_remaining = exchange.certificate.days_remaining;
+      }
+      const summary = `HTTP ${exchange.status} in ${responseTimeMs} ms`;
+      if (!statusExpected(exchange.status, o.expected_status)) {
+        return { ok: false, responseTimeMs, message: `${summary}: unexpected status`, details };
+      }
+      if (o.keyword !== undefined) {
+        const found = exchange.body.includes(o.keyword);
+        if (found === (o.keyword_inverted ?? false)) {
+          const why = found ? `keyword "${o.keyword}" found` : `keyword "${o.keyword}" not found`;
+          return { ok: false, responseTimeMs, message: `${summary}: ${why}`, details };
+        }
+      }
+      return { ok: true, responseTimeMs, message: summary, details };
+    },
+  };
+}
+
+function isRedirect(status: number): boolean {
+  return [301, 302, 303, 307, 308].includes(status);
+}
+
+/** Numbers match exactly, "2xx"-style strings match a class; the default is 200-399. */
+export function statusExpected(status: number, expected: (number | string)[] | undefined): boolean {
+  if (!expected || expected.length === 0) return status >= 200 && status < 400;
+  return expected.some((e) => (typeof e === 'number' ? e === status : e.toLowerCase() === `${Math.floor(status / 100)}xx`));
+}
+
+function failed(responseTimeMs: number, message: string, details: ProbeResult['details']): ProbeResult {
+  return { ok: false, responseTimeMs, message, details };
+}

@@ -1,0 +1,94 @@
+// Batches results (by count and by time), seals them in the spool, and sends sealed
+// batches in order while the stream is up, a bounded number awaiting acknowledgement.
+// After a reconnect every unacknowledged batch is sent again.
+import type { DiskSpool, SealedBatch, SpooledResult } from '../spool/disk-spool.js';
+
+export interface PublisherOptions {
+  spool: DiskSpool;
+  /** Writes a batch to the stream; false when it cannot be sent now. */
+  send(batch: SealedBatch): boolean;
+  maxResults?: number;
+  maxDelayMs?: number;
+  maxInFlight?: number;
+}
+
+export interface Publisher {
+  publish(result: SpooledResult): void;
+  /** Seals what is pending and sends what the in-flight window allows. */
+  flush(): void;
+  connected(): void;
+  disconnected(): void;
+  acknowledged(batchId: string): void;
+  /** Resolves when nothing is left unacknowledged, or after `timeoutMs`. */
+  drain(timeoutMs: number): Promise<boolean>;
+  stop(): void;
+}
+
+export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 200, maxInFlight = 8 }: PublisherOptions): Publisher {
+  const inFlight = new Set<string>();
+  let online = false;
+  let timer: NodeJS.Timeout | undefined;
+  let drained: (() => void) | undefined;
+
+  const pump = () => {
+    if (!online) return;
+    for (const batch of spool.sealed()) {
+      if (inFlight.size >= maxInFlight) break;
+      if (inFlight.has(batch.batchId)) continue;
+      if (!send(batch)) break;
+      inFlight.add(batch.batchId);
+    }
+  };
+
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    spool.seal();
+    pump();
+  };
+
+  const settledCheck = () => {
+    if (drained && spool.sealed().length === 0 && spool.pendingCount() === 0) drained();
+  };
+
+  return {
+    publish(result) {
+      spool.append(result);
+      if (spool.pendingCount() >= maxResults) flush();
+      else timer ??= setTimeout(flush, maxDelayMs);
+    },
+    flush,
+    connected() {
+      online = true;
+      inFlight.clear();
+      pump();
+    },
+    disconnected() {
+      online = false;
+      inFlight.clear();
+    },
+    acknowledged(batchId) {
+      inFlight.delete(batchId);
+      spool.acknowledge(batchId);
+      pump();
+      settledCheck();
+    },
+    async drain(timeoutMs) {
+      flush();
+      if (spool.sealed().length === 0) return true;
+      let timeout: NodeJS.Timeout | undefined;
+      const done = await Promise.race([
+        new Promise<boolean>((resolve) => (drained = () => resolve(true))),
+        new Promise<boolean>((resolve) => (timeout = setTimeout(() => resolve(false), timeoutMs))),
+      ]);
+      clearTimeout(timeout);
+      drained = undefined;
+      return done;
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      online = false;
+    },
+  };
+}

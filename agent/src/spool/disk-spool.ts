@@ -1,0 +1,167 @@
+// Store and forward: every result is on disk from the moment it exists until the control
+// plane acknowledges the batch holding it. Results are appended to current.jsonl; sealing
+// moves them into batch-<seq>-<id>.jsonl, which is deleted on acknowledgement. A crash at
+// any point loses nothing: at worst a result is sent twice, and ingestion ignores repeats.
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+
+export interface SpooledResult {
+  id: string;
+  serviceId: string;
+  assignmentVersion: number;
+  ok: boolean;
+  responseTimeMs: number;
+  message: string;
+  checkedAtMs: number;
+  details: Record<string, unknown>;
+  adHoc: boolean;
+}
+
+export interface SealedBatch {
+  seq: number;
+  batchId: string;
+  results: SpooledResult[];
+  bytes: number;
+  file: string;
+}
+
+export interface SpoolStats {
+  batches: number;
+  results: number;
+  bytes: number;
+  evictedResults: number;
+}
+
+const CURRENT = 'current.jsonl';
+const BATCH_FILE = /^batch-(\d+)-([0-9a-f-]{36})\.jsonl$/;
+
+export class DiskSpool {
+  private readonly sealedBatches: SealedBatch[] = [];
+  private pending: SpooledResult[] = [];
+  private pendingBytes = 0;
+  private sealedBytes = 0;
+  private nextSeq = 1;
+  private evicted = 0;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly maxBytes: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Opens (creating) the spool in `dir` and loads whatever a previous run left there. */
+  static open(dir: string, { maxBytes, logger }: { maxBytes: number; logger: Logger }): DiskSpool {
+    mkdirSync(dir, { recursive: true });
+    const spool = new DiskSpool(dir, maxBytes, logger);
+    spool.load();
+    return spool;
+  }
+
+  append(result: SpooledResult): void {
+    const line = `${JSON.stringify(result)}\n`;
+    appendFileSync(path.join(this.dir, CURRENT), line);
+    this.pending.push(result);
+    this.pendingBytes += Buffer.byteLength(line);
+    this.evictIfOverSize();
+  }
+
+  pendingCount(): number {
+    return this.pending.length;
+  }
+
+  /** Moves the pending results into a new sealed batch; null when nothing is pending. */
+  seal(): SealedBatch | null {
+    if (this.pending.length === 0) return null;
+    const batch = this.writeBatch(this.pending);
+    // The batch file is complete before current.jsonl is emptied (write, rename, then truncate).
+    writeFileSync(path.join(this.dir, CURRENT), '');
+    this.pending = [];
+    this.pendingBytes = 0;
+    return batch;
+  }
+
+  /** Sealed, unacknowledged batches, oldest first. */
+  sealed(): readonly SealedBatch[] {
+    return this.sealedBatches;
+  }
+
+  acknowledge(batchId: string): boolean {
+    const index = this.sealedBatches.findIndex((b) => b.batchId === batchId);
+    if (index < 0) return false;
+    const [batch] = this.sealedBatches.splice(index, 1);
+    rmSync(batch!.file, { force: true });
+    this.sealedBytes -= batch!.bytes;
+    return true;
+  }
+
+  stats(): SpoolStats {
+    const sealedResults = this.sealedBatches.reduce((n, b) => n + b.results.length, 0);
+    return { batches: this.sealedBatches.length, results: sealedResults + this.pending.length, bytes: this.sealedBytes + this.pendingBytes, evictedResults: this.evicted };
+  }
+
+  private writeBatch(results: SpooledResult[]): SealedBatch {
+    const seq = this.nextSeq++;
+    const batchId = randomUUID();
+    const file = path.join(this.dir, `batch-${String(seq).padStart(12, '0')}-${batchId}.jsonl`);
+    const body = results.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    writeFileSync(`${file}.tmp`, body);
+    renameSync(`${file}.tmp`, file);
+    const batch = { seq, batchId, results, bytes: Buffer.byteLength(body), file };
+    this.sealedBatches.push(batch);
+    this.sealedBytes += batch.bytes;
+    return batch;
+  }
+
+  private load(): void {
+    const seen = new Set<string>();
+    for (const name of readdirSync(this.dir).sort()) {
+      const match = BATCH_FILE.exec(name);
+      if (name.endsWith('.tmp')) rmSync(path.join(this.dir, name), { force: true });
+      if (!match) continue;
+      const file = path.join(this.dir, name);
+      const results = this.readLines(file).filter((r) => !seen.has(r.id) && seen.add(r.id));
+      const bytes = readFileSync(file).length;
+      this.sealedBatches.push({ seq: Number(match[1]), batchId: match[2]!, results, bytes, file });
+      this.sealedBytes += bytes;
+      this.nextSeq = Math.max(this.nextSeq, Number(match[1]) + 1);
+    }
+    const leftover = this.readLines(path.join(this.dir, CURRENT)).filter((r) => !seen.has(r.id));
+    if (leftover.length > 0) this.writeBatch(leftover);
+    writeFileSync(path.join(this.dir, CURRENT), '');
+    const stats = this.stats();
+    if (stats.results > 0) this.logger.info({ batches: stats.batches, results: stats.results }, 'loaded unacknowledged results from the spool');
+  }
+
+  /** Reads JSON lines; a line torn by a crash mid-write is skipped, not fatal. */
+  private readLines(file: string): SpooledResult[] {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    const results: SpooledResult[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        results.push(JSON.parse(line) as SpooledResult);
+      } catch {
+        this.logger.warn({ file }, 'skipped a torn line in the spool');
+      }
+    }
+    return results;
+  }
+
+  private evictIfOverSize(): void {
+    while (this.sealedBytes + this.pendingBytes > this.maxBytes && this.sealedBatches.length > 0) {
+      const oldest = this.sealedBatches.shift()!;
+      rmSync(oldest.file, { force: true });
+      this.sealedBytes -= oldest.bytes;
+      this.evicted += oldest.results.length;
+      this.logger.warn({ results: oldest.results.length, evictedTotal: this.evicted, maxBytes: this.maxBytes }, 'spool full: dropped the oldest undelivered results');
+    }
+  }
+}
