@@ -1,0 +1,75 @@
+// The `options` object of a service, validated per check type on create and update: an
+// option that does not belong to the type is refused. Probers read these names.
+import { z } from 'zod';
+import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
+
+/** Options stored encrypted at rest and masked in API answers. */
+export const SECRET_OPTION_KEYS = ['password', 'private_key'] as const;
+
+const common = {
+  // Read by the control plane (multi-location status), not by probers.
+  min_failing_locations: z.number().int().min(1).max(50).optional(),
+};
+
+const text = (max: number) => z.string().max(max);
+const headers = z.record(z.string().min(1).max(256), z.string().max(8192)).refine((h) => Object.keys(h).length <= 50, 'at most 50 headers');
+const STATUS_CLASS = /^[1-5]xx$/i;
+const credentials = {
+  username: text(256).min(1).optional(),
+  password: text(1024).optional(),
+};
+
+const schemas: Record<CheckFamily, z.ZodType<Record<string, unknown>>> = {
+  HTTP: z.strictObject({
+    ...common,
+    method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).optional(),
+    headers: headers.optional(),
+    body: text(65_536).optional(),
+    expected_status: z
+      .array(z.union([z.number().int().min(100).max(599), z.string().regex(STATUS_CLASS, 'a status class looks like "2xx"')]))
+      .min(1)
+      .max(50)
+      .optional(),
+    keyword: text(1024).min(1).optional(),
+    keyword_inverted: z.boolean().optional(),
+    follow_redirects: z.boolean().optional(),
+    verify_tls: z.boolean().optional(),
+  }),
+  TCP: z.strictObject({ ...common }),
+  ICMP: z.strictObject({ ...common }),
+  DNS: z.strictObject({
+    ...common,
+    dns_record_type: z.enum(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SOA', 'SRV', 'PTR', 'CAA']).optional(),
+    resolver: text(300).min(1).optional(),
+    expected_answer: text(1024).min(1).optional(),
+  }),
+  WEBSOCKET: z.strictObject({ ...common, headers: headers.optional(), verify_tls: z.boolean().optional() }),
+  SMTP: z.strictObject({ ...common, ehlo_name: text(255).min(1).optional() }),
+  IMAP: z.strictObject({ ...common }),
+  FTP: z.strictObject({ ...common }),
+  SSH: z.strictObject({ ...common, ...credentials, private_key: text(16_384).min(1).optional() }),
+  REDIS: z.strictObject({ ...common, ...credentials }),
+  MYSQL: z.strictObject({ ...common, ...credentials, database: text(256).min(1).optional() }),
+  MONGODB: z.strictObject({ ...common, ...credentials, database: text(256).min(1).optional() }),
+  POSTGRES: z.strictObject({ ...common, ...credentials, database: text(256).min(1).optional() }),
+  GRPC: z.strictObject({ ...common, tls: z.boolean().optional(), verify_tls: z.boolean().optional(), service: text(256).optional() }),
+};
+
+export type ParsedOptions =
+  | { ok: true; options: Record<string, unknown> }
+  | { ok: false; issues: { path: string; message: string }[] };
+
+export function parseCheckOptions(checkType: CheckType, raw: Record<string, unknown>): ParsedOptions {
+  const parsed = schemas[checkFamily(checkType)].safeParse(raw);
+  if (parsed.success) return { ok: true, options: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.'),
+      message:
+        issue.code === 'unrecognized_keys'
+          ? `${issue.keys.join(', ')} ${issue.keys.length > 1 ? 'are not options' : 'is not an option'} of check_type ${checkType}`
+          : issue.message,
+    })),
+  };
+}
