@@ -1,0 +1,17 @@
+// FTP: reads the (possibly multi-line) greeting, then QUIT. Passes on code 220.
+import { converse } from './conversation.js';
+import type { Prober } from './prober.js';
+
+export function ftpProber(): Prober {
+  return {
+    family: 'FTP',
+    probe: (target, signal) =>
+      converse(target, signal, async (s) => {
+        const greeting = await s.readReply();
+        const bannerMs = s.elapsed();
+        s.write('QUIT\r\n');
+        const banner = greeting.lines.at(-1) ?? '';
+        return { ok: greeting.code === 220, message: `FTP ${banner.slice(0, 120)}`, details: { banner_ms: bannerMs, reply_code: greeting.code } };
+      }),
+  };
+}

@@ -1,0 +1,54 @@
+// MongoDB through the official driver: `hello` over a direct connection within the
+// check's timeout; with credentials it authenticates and sends `ping`.
+import { MongoClient } from 'mongodb';
+import { parseHostPort } from '../../../shared/src/endpoints.js';
+import { describeNetworkError } from './network-errors.js';
+import type { Prober, ProbeResult } from './prober.js';
+
+interface MongoOptions {
+  username?: string;
+  password?: string;
+  database?: string;
+}
+
+export function mongodbProber(): Prober {
+  return {
+    family: 'MONGODB',
+    async probe(target, signal): Promise<ProbeResult> {
+      const o = target.options as MongoOptions;
+      const address = parseHostPort(target.endpoint);
+      if (!address) return { ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} };
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+      const client = new MongoClient(`mongodb://${host}:${address.port}/`, {
+        directConnection: true,
+        serverSelectionTimeoutMS: target.timeoutMs,
+        connectTimeoutMS: target.timeoutMs,
+        socketTimeoutMS: target.timeoutMs,
+        maxPoolSize: 1,
+        monitorCommands: false,
+        ...(o.username !== undefined ? { auth: { username: o.username, password: o.password }, authSource: o.database ?? 'admin' } : {}),
+      });
+      const onAbort = () => void client.close(true).catch(() => undefined);
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const admin = client.db(o.database ?? 'admin');
+        const hello = await admin.command({ hello: 1 });
+        const helloMs = elapsed();
+        const details: ProbeResult['details'] = { hello_ms: helloMs };
+        if (typeof hello.maxWireVersion === 'number') details.max_wire_version = hello.maxWireVersion;
+        if (o.username === undefined) return { ok: true, responseTimeMs: helloMs, message: `MongoDB hello answered in ${helloMs} ms`, details };
+        await admin.command({ ping: 1 });
+        details.ping_ms = elapsed() - helloMs;
+        return { ok: true, responseTimeMs: elapsed(), message: `MongoDB login ok, ping in ${details.ping_ms} ms`, details };
+      } catch (err) {
+        const message = signal.aborted ? `timed out after ${target.timeoutMs} ms` : `MongoDB: ${describeNetworkError(err)}`;
+        return { ok: false, responseTimeMs: elapsed(), message, details: {} };
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+        await client.close(true).catch(() => undefined);
+      }
+    },
+  };
+}

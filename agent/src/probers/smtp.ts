@@ -1,0 +1,25 @@
+// SMTP: reads the greeting, says EHLO, then QUIT. Passes on a 220 greeting.
+import { converse, type Verdict } from './conversation.js';
+import type { Prober } from './prober.js';
+
+export function smtpProber(): Prober {
+  return {
+    family: 'SMTP',
+    probe: (target, signal) =>
+      converse(target, signal, async (s): Promise<Verdict> => {
+        const greeting = await s.readReply();
+        const bannerMs = s.elapsed();
+        const banner = greeting.lines[0] ?? '';
+        if (greeting.code !== 220) return { ok: false, message: `SMTP greeting ${banner.slice(0, 120)}`, details: { banner_ms: bannerMs, reply_code: greeting.code } };
+        s.write(`EHLO ${String(target.options.ehlo_name ?? 'outpost-agent.local')}\r\n`);
+        const ehlo = await s.readReply();
+        s.write('QUIT\r\n');
+        const extensions = ehlo.lines.slice(1).map((l) => l.slice(4).split(' ')[0] ?? '').filter(Boolean);
+        return {
+          ok: true,
+          message: `SMTP ${banner.slice(0, 120)}`,
+          details: { banner_ms: bannerMs, reply_code: greeting.code, ehlo_code: ehlo.code, extensions },
+        };
+      }),
+  };
+}
