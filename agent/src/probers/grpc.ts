@@ -1,10 +1,15 @@
-// GRPC: the standard grpc.health.v1.Health/Check over a new channel (plaintext, or TLS
-// with options.tls). SERVING passes; a server without the health service still passes as
-// "connection established", and says so.
-import { Client, credentials, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+// GRPC: the standard grpc.health.v1.Health/Check, spoken over a new HTTP/2 connection of
+// our own (plaintext, or TLS with options.tls). SERVING passes; a server without the health
+// service still passes as "connection established", and says so. Owning the connection
+// (rather than a grpc-js channel) lets the probe close it on every path, timeouts included.
+import http2 from 'node:http2';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { decodeHealthCheckResponse, encodeHealthCheckRequest, SERVING_STATUS } from './grpc-health.js';
+import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeResult } from './prober.js';
+
+const UNIMPLEMENTED = 12;
+const GRPC_CODES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
 
 interface GrpcOptions {
   tls?: boolean;
@@ -17,38 +22,61 @@ export function grpcProber(): Prober {
     family: 'GRPC',
     probe(target, signal) {
       const o = target.options as GrpcOptions;
-      if (!parseHostPort(target.endpoint)) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });
+      const address = parseHostPort(target.endpoint);
+      if (!address) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      const channelCredentials = o.tls
-        ? credentials.createSsl(null, null, null, o.verify_tls === false ? { rejectUnauthorized: false } : {})
-        : credentials.createInsecure();
-      // A fresh channel per check: nothing is shared with other checks or reused.
-      const client = new Client(target.endpoint, channelCredentials, { 'grpc.use_local_subchannel_pool': 1 });
+      const authority = `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`;
+      const session = http2.connect(`${o.tls ? 'https' : 'http'}://${authority}`, o.tls ? { rejectUnauthorized: o.verify_tls ?? true } : {});
       return new Promise<ProbeResult>((resolve) => {
-        const call = client.makeUnaryRequest(
-          '/grpc.health.v1.Health/Check',
-          encodeHealthCheckRequest,
-          decodeHealthCheckResponse,
-          o.service ?? '',
-          { deadline: Date.now() + target.timeoutMs },
-          (err: ServiceError | null, status?: number) => {
-            signal.removeEventListener('abort', onAbort);
-            client.close();
-            const responseTimeMs = elapsed();
-            if (err?.code === GrpcStatus.UNIMPLEMENTED) {
-              resolve({ ok: true, responseTimeMs, message: 'connection established (health service not implemented)', details: { grpc_status: 'UNIMPLEMENTED' } });
-            } else if (err) {
-              const timedOut = err.code === GrpcStatus.DEADLINE_EXCEEDED || err.code === GrpcStatus.CANCELLED;
-              resolve({ ok: false, responseTimeMs, message: timedOut ? `timed out after ${target.timeoutMs} ms` : `gRPC ${GrpcStatus[err.code]}: ${err.details}`, details: { grpc_status: GrpcStatus[err.code] ?? String(err.code) } });
-            } else {
-              const name = SERVING_STATUS[status ?? 0] ?? `status ${status}`;
-              resolve({ ok: status === 1, responseTimeMs, message: `gRPC health ${name} in ${responseTimeMs} ms`, details: { serving_status: name } });
-            }
-          },
-        );
-        const onAbort = () => call.cancel();
+        let settled = false;
+        const finish = (result: ProbeResult) => {
+          if (settled) return;
+          settled = true;
+          signal.removeEventListener('abort', onAbort);
+          session.destroy();
+          resolve(result);
+        };
+        const fail = (message: string, details: ProbeResult['details'] = {}) => finish({ ok: false, responseTimeMs: elapsed(), message, details });
+        const onAbort = () => fail(`timed out after ${target.timeoutMs} ms`);
         signal.addEventListener('abort', onAbort, { once: true });
+        session.once('error', (err) => fail(describeNetworkError(err)));
+        session.once('connect', () => {
+          const connectMs = elapsed();
+          const request = session.request({
+            ':method': 'POST',
+            ':path': '/grpc.health.v1.Health/Check',
+            'content-type': 'application/grpc',
+            te: 'trailers',
+            'grpc-timeout': `${Math.max(1, target.timeoutMs - connectMs)}m`,
+          });
+          const chunks: Buffer[] = [];
+          let headers: http2.IncomingHttpHeaders = {};
+          request.on('response', (h) => (headers = h));
+          request.on('data', (chunk: Buffer) => chunks.push(chunk));
+          request.on('trailers', (trailers) => (headers = { ...headers, ...trailers }));
+          request.once('error', (err) => fail(describeNetworkError(err)));
+          request.once('end', () => {
+            const details: ProbeResult['details'] = { connect_ms: connectMs };
+            const code = Number(headers['grpc-status'] ?? NaN);
+            if (Number.isNaN(code)) return fail(`not a gRPC server (HTTP ${headers[':status'] ?? 'no status'})`, details);
+            details.grpc_status = GRPC_CODES[code] ?? String(code);
+            if (code === UNIMPLEMENTED) {
+              return finish({ ok: true, responseTimeMs: elapsed(), message: 'connection established (health service not implemented)', details });
+            }
+            if (code !== 0) return fail(`gRPC ${details.grpc_status}: ${decodeURIComponent(String(headers['grpc-message'] ?? ''))}`, details);
+            const body = Buffer.concat(chunks);
+            const status = body.length >= 5 ? decodeHealthCheckResponse(body.subarray(5, 5 + body.readUInt32BE(1))) : 0;
+            const name = SERVING_STATUS[status] ?? `status ${status}`;
+            details.serving_status = name;
+            finish({ ok: status === 1, responseTimeMs: elapsed(), message: `gRPC health ${name} in ${elapsed()} ms`, details });
+          });
+          const message = encodeHealthCheckRequest(o.service ?? '');
+          const frame = Buffer.alloc(5 + message.length);
+          frame.writeUInt32BE(message.length, 1);
+          message.copy(frame, 5);
+          request.end(frame);
+        });
       });
     },
   };

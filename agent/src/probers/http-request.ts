@@ -26,7 +26,10 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
   const since = () => performance.now() - started;
   const marks: Record<string, number> = {};
   const client = url.protocol === 'https:' ? https : http;
-  return new Promise<HttpExchange>((resolve, reject) => {
+  let socket: import('node:net').Socket | undefined;
+  // Whatever ends the exchange, the connection goes with it (an aborted request alone can
+  // leave its socket open).
+  const done = new Promise<HttpExchange>((resolve, reject) => {
     const req = client.request(url, {
       method: options.method,
       headers: { 'user-agent': 'outpost-agent', ...options.headers },
@@ -35,12 +38,13 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
       signal: options.signal,
     });
     let certificate: HttpExchange['certificate'];
-    req.once('socket', (socket) => {
-      socket.once('lookup', () => (marks.lookup = since()));
-      socket.once('connect', () => (marks.connect = since()));
-      socket.once('secureConnect', () => {
+    req.once('socket', (s) => {
+      socket = s;
+      s.once('lookup', () => (marks.lookup = since()));
+      s.once('connect', () => (marks.connect = since()));
+      s.once('secureConnect', () => {
         marks.tls = since();
-        certificate = describeCertificate(socket as TLSSocket);
+        certificate = describeCertificate(s as TLSSocket);
       });
     });
     req.once('response', (res) => {
@@ -60,13 +64,13 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
           timings: phases(marks, end),
           certificate,
         });
-        req.destroy();
       });
       res.once('error', reject);
     });
     req.once('error', reject);
     req.end(options.body);
   });
+  return done.finally(() => socket?.destroy());
 }
 
 function phases(m: Record<string, number>, end: number): Record<string, number> {

@@ -32,9 +32,15 @@ export function mongodbProber(): Prober {
       });
       const onAbort = () => void client.close(true).catch(() => undefined);
       signal.addEventListener('abort', onAbort, { once: true });
+      // The driver keeps retrying a refused server until selection times out; its first
+      // failed heartbeat already says why, so the probe ends there.
+      const unreachable = new Promise<never>((_, reject) =>
+        client.on('serverDescriptionChanged', (event) => event.newDescription.error && reject(event.newDescription.error)),
+      );
+      unreachable.catch(() => undefined);
       try {
         const admin = client.db(o.database ?? 'admin');
-        const hello = await admin.command({ hello: 1 });
+        const hello = await Promise.race([admin.command({ hello: 1 }), unreachable]);
         const helloMs = elapsed();
         const details: ProbeResult['details'] = { hello_ms: helloMs };
         if (typeof hello.maxWireVersion === 'number') details.max_wire_version = hello.maxWireVersion;
@@ -43,7 +49,8 @@ export function mongodbProber(): Prober {
         details.ping_ms = elapsed() - helloMs;
         return { ok: true, responseTimeMs: elapsed(), message: `MongoDB login ok, ping in ${details.ping_ms} ms`, details };
       } catch (err) {
-        const message = signal.aborted ? `timed out after ${target.timeoutMs} ms` : `MongoDB: ${describeNetworkError(err)}`;
+        const cause = (err as { cause?: { code?: string } }).cause;
+        const message = signal.aborted ? `timed out after ${target.timeoutMs} ms` : `MongoDB: ${describeNetworkError(cause?.code ? cause : err)}`;
         return { ok: false, responseTimeMs: elapsed(), message, details: {} };
       } finally {
         signal.removeEventListener('abort', onAbort);
@@ -52,3 +59,4 @@ export function mongodbProber(): Prober {
     },
   };
 }
+

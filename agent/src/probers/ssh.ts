@@ -36,7 +36,8 @@ export function sshProber(): Prober {
         };
         const onAbort = () => finish(false, `timed out after ${target.timeoutMs} ms`);
         signal.addEventListener('abort', onAbort, { once: true });
-        const banner = () => `${ident || 'SSH'} banner, kex ok`;
+        // "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3" → "SSH-2.0-OpenSSH_9.2p1": the comment is noise.
+        const banner = () => `${ident.split(' ')[0] || 'SSH'} banner, kex ok`;
         client.on('handshake', () => (kexMs = elapsed()));
         client.on('ready', () => finish(true, withCredentials ? `${banner()}, login ok` : banner()));
         client.on('error', (err: Error & { level?: string }) => {

@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { FtpSrv } from 'ftp-srv';
+import { freePort, tcpListener } from '../../fixtures/peers/net-fixtures.js';
+import { itFailsLikeAnyProtocol, runProbe } from './probe-helpers.js';
+
+describe('ftp prober', () => {
+  let server: FtpSrv;
+  let endpoint: string;
+  before(async () => {
+    const port = await freePort();
+    const quiet = { info: () => undefined, debug: () => undefined, trace: () => undefined, warn: () => undefined, error: () => undefined, child: () => quiet };
+    server = new FtpSrv({ url: `ftp://127.0.0.1:${port}`, greeting: ['Outpost test FTP', 'second line'], log: quiet as never });
+    await server.listen();
+    endpoint = `127.0.0.1:${port}`;
+  });
+  after(() => server.close());
+
+  it('is GREEN on a 220 greeting, multi-line included', async () => {
+    const r = await runProbe('FTP', endpoint);
+    expect(r.ok, r.message).to.equal(true);
+    expect(r.message).to.match(/^FTP 220/);
+    expect(r.details).to.include({ reply_code: 220 });
+  });
+
+  it('is RED on a greeting that is not 220', async () => {
+    const busy = await tcpListener('421 too many connections\r\n');
+    try {
+      expect((await runProbe('FTP', busy.endpoint)).ok).to.equal(false);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  itFailsLikeAnyProtocol('FTP', 'HTTP/1.1 400 Bad Request\r\n\r\n');
+});

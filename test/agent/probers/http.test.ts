@@ -1,0 +1,126 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { selfSignedCertificate } from '../../fixtures/peers/self-signed.js';
+import { itFailsLikeAnyProtocol, runProbe } from './probe-helpers.js';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+describe('http prober', () => {
+  let server: http.Server;
+  let base: string;
+  const routes = new Map<string, Handler>();
+  const seen: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+        const handler = routes.get(req.url ?? '') ?? ((_q, s) => s.writeHead(404).end('missing'));
+        handler(req, res);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    routes.set('/ok', (_q, s) => s.writeHead(200, { 'content-type': 'text/plain' }).end('all systems nominal'));
+    routes.set('/error', (_q, s) => s.writeHead(500).end('boom'));
+    routes.set('/created', (_q, s) => s.writeHead(201).end());
+    routes.set('/hop', (_q, s) => s.writeHead(302, { location: '/ok' }).end());
+    routes.set('/loop', (_q, s) => s.writeHead(302, { location: '/loop' }).end());
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  beforeEach(() => (seen.length = 0));
+
+  it('is GREEN on 200 with the status code and phase timings, over a new connection', async () => {
+    const r = await runProbe('HTTP', `${base}/ok`);
+    expect(r.ok).to.equal(true);
+    expect(r.message).to.match(/^HTTP 200 in \d+ ms$/);
+    expect(r.details).to.include({ status_code: 200 });
+    for (const phase of ['connect_ms', 'ttfb_ms', 'transfer_ms']) expect(r.details[phase], phase).to.be.a('number');
+    expect(r.details, 'no TLS phase on plain HTTP').to.not.have.property('tls_ms');
+    expect(seen[0]?.headers.connection).to.equal('close');
+  });
+
+  it('is RED on 500 by default, and GREEN when 500 is expected', async () => {
+    expect((await runProbe('HTTP', `${base}/error`)).ok).to.equal(false);
+    expect((await runProbe('HTTP', `${base}/error`, { expected_status: [500] })).ok).to.equal(true);
+    expect((await runProbe('HTTP', `${base}/created`, { expected_status: ['2xx'] })).ok).to.equal(true);
+    expect((await runProbe('HTTP', `${base}/ok`, { expected_status: [201] })).ok).to.equal(false);
+  });
+
+  it('checks for a keyword in the body, or its absence when inverted', async () => {
+    expect((await runProbe('HTTP', `${base}/ok`, { keyword: 'nominal' })).ok).to.equal(true);
+    const missing = await runProbe('HTTP', `${base}/ok`, { keyword: 'outage' });
+    expect(missing.ok).to.equal(false);
+    expect(missing.message).to.match(/keyword "outage" not found/);
+    expect((await runProbe('HTTP', `${base}/ok`, { keyword: 'outage', keyword_inverted: true })).ok).to.equal(true);
+    expect((await runProbe('HTTP', `${base}/ok`, { keyword: 'nominal', keyword_inverted: true })).ok).to.equal(false);
+  });
+
+  it('follows redirects by default, not when told not to, and gives up after 10', async () => {
+    const followed = await runProbe('HTTP', `${base}/hop`);
+    expect(followed.ok).to.equal(true);
+    expect(followed.details).to.include({ status_code: 200, redirects: 1, final_url: `${base}/ok` });
+    const stopped = await runProbe('HTTP', `${base}/hop`, { follow_redirects: false });
+    expect(stopped.details.status_code).to.equal(302);
+    expect(stopped.ok, '302 is within the default 200-399').to.equal(true);
+    expect((await runProbe('HTTP', `${base}/hop`, { follow_redirects: false, expected_status: [200] })).ok).to.equal(false);
+    const loop = await runProbe('HTTP', `${base}/loop`);
+    expect(loop.ok).to.equal(false);
+    expect(loop.message).to.match(/more than 10 redirects/);
+  });
+
+  it('sends the method, headers and body asked for', async () => {
+    routes.set('/echo', (_q, s) => s.writeHead(204).end());
+    const r = await runProbe('HTTP', `${base}/echo`, { method: 'POST', headers: { 'x-probe': 'yes' }, body: '{"ping":1}' });
+    expect(r.ok).to.equal(true);
+    expect(seen[0]).to.include({ method: 'POST', body: '{"ping":1}' });
+    expect(seen[0]?.headers['x-probe']).to.equal('yes');
+  });
+
+  it('ends at its timeout when the server does not answer', async () => {
+    routes.set('/hang', () => undefined);
+    const started = Date.now();
+    const r = await runProbe('HTTP', `${base}/hang`, {}, 500);
+    expect(r).to.include({ ok: false, message: 'timed out after 500 ms' });
+    expect(Date.now() - started).to.be.below(2_000);
+  });
+
+  itFailsLikeAnyProtocol('HTTP', 'SSH-2.0-OpenSSH_9.2p1\r\n', (hostPort) => `http://${hostPort}/`);
+
+  describe('over TLS', () => {
+    let tlsServer: https.Server;
+    let tlsBase: string;
+    before(async () => {
+      tlsServer = https.createServer(selfSignedCertificate(), (_req, res) => res.end('secure'));
+      await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+      tlsBase = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+    });
+    after(async () => {
+      tlsServer.closeAllConnections();
+      await new Promise((r) => tlsServer.close(r));
+    });
+
+    it('is RED for a certificate that does not verify', async () => {
+      const r = await runProbe('HTTPS', `${tlsBase}/`);
+      expect(r.ok).to.equal(false);
+      expect(r.message).to.match(/self-signed/);
+    });
+
+    it('is GREEN with verify_tls false, reporting the TLS phase and the certificate', async () => {
+      const r = await runProbe('HTTPS', `${tlsBase}/`, { verify_tls: false });
+      expect(r.ok, r.message).to.equal(true);
+      expect(r.details.tls_ms).to.be.a('number');
+      expect(r.details.tls_subject).to.match(/CN=127\.0\.0\.1/);
+      expect(r.details.tls_issuer).to.match(/CN=127\.0\.0\.1/);
+      expect(r.details.tls_days_remaining).to.be.within(0, 2);
+      expect(Date.parse(String(r.details.tls_valid_to))).to.be.greaterThan(Date.now());
+    });
+  });
+});

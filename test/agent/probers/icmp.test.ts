@@ -1,0 +1,42 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+import { runProbe } from './probe-helpers.js';
+
+const isRoot = process.getuid?.() === 0;
+
+describe('icmp prober', () => {
+  it('is GREEN with the round-trip time for 127.0.0.1 (as root)', async function () {
+    if (!isRoot) {
+      if (process.env.OUTPOST_REQUIRE_PEERS === '1') throw new Error('ICMP tests need root; OUTPOST_REQUIRE_PEERS=1 requires them');
+      console.log('      skipped: ICMP echo needs root or CAP_NET_RAW');
+      this.skip();
+    }
+    const r = await runProbe('PING', '127.0.0.1');
+    expect(r.ok, r.message).to.equal(true);
+    expect(r.message).to.match(/^echo reply from 127\.0\.0\.1 in \d+ ms$/);
+    expect(r.details.rtt_ms).to.be.a('number');
+    expect(r.details, 'no lookup for an IP address').to.not.have.property('dns_ms');
+  });
+
+  it('resolves a host name first', async function () {
+    if (!isRoot) this.skip();
+    const r = await runProbe('ICMP', 'localhost');
+    expect(r.ok, r.message).to.equal(true);
+    expect(r.details.dns_ms).to.be.a('number');
+  });
+
+  it('says it needs root or CAP_NET_RAW when it has neither', function () {
+    this.timeout(30_000);
+    // A child process without privileges: as root, drop to nobody with no capabilities.
+    const script = path.resolve('test/fixtures/icmp-probe-once.ts');
+    const node = [process.execPath, '--import', 'tsx', script];
+    const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
+    const command = isRoot && hasSetpriv ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', ...node] : node;
+    if (isRoot && !hasSetpriv) this.skip();
+    const out = execFileSync(command[0]!, command.slice(1), { encoding: 'utf8', cwd: process.cwd() });
+    const result = JSON.parse(out) as { ok: boolean; message: string };
+    expect(result.ok).to.equal(false);
+    expect(result.message).to.match(/^ICMP needs root or CAP_NET_RAW \(raw socket: .+\)$/);
+  });
+});
