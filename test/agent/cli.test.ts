@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+import { refusedEndpoint, tcpListener } from '../fixtures/peers/net-fixtures.js';
+
+function cli(...args: string[]) {
+  const env = { ...process.env, OUTPOST_SERVER: '', OUTPOST_TOKEN: '' };
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('agent/src/cli.ts'), ...args], { encoding: 'utf8', timeout: 30_000, env });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('agent cli', function () {
+  this.timeout(60_000);
+
+  describe('check', () => {
+    it('prints a passing result with its timings and exits 0', async () => {
+      const listener = await tcpListener();
+      try {
+        const r = cli('check', '--type', 'tcp', '--endpoint', listener.endpoint);
+        expect(r.code, r.stderr).to.equal(0);
+        expect(r.stdout).to.match(/^PASS TCP 127\.0\.0\.1:\d+: connected in \d+ ms/);
+        expect(r.stdout).to.match(/connect_ms: /);
+      } finally {
+        await listener.close();
+      }
+    });
+
+    it('exits 1 on a failing check, and prints JSON when asked', async () => {
+      const r = cli('check', '--type', 'REDIS', '--endpoint', await refusedEndpoint(), '--json');
+      expect(r.code).to.equal(1);
+      expect(JSON.parse(r.stdout)).to.include({ check_type: 'REDIS', ok: false, message: 'connection refused' });
+    });
+
+    it('exits 2 with a readable message for a bad invocation', () => {
+      const unknown = cli('check', '--type', 'GOPHER', '--endpoint', '127.0.0.1:70');
+      expect(unknown.code).to.equal(2);
+      expect(unknown.stderr).to.match(/unknown check type "GOPHER"/);
+      const badOption = cli('check', '--type', 'TCP', '--endpoint', '127.0.0.1:1', '--option', 'keyword=x');
+      expect(badOption.code).to.equal(2);
+      expect(badOption.stderr).to.match(/keyword is not an option of check_type TCP/);
+      expect(cli('check', '--type', 'TCP').code).to.equal(2);
+    });
+  });
+
+  describe('run', () => {
+    it('refuses to start without a server, naming the option', () => {
+      const r = cli('run', '--token', 'x');
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.match(/invalid option --server/);
+    });
+  });
+});
