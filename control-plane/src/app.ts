@@ -7,6 +7,17 @@ import type { AuthService } from './features/auth/auth.service.js';
 import type { TokenService } from './features/auth/token-service.js';
 import { historyRoutes } from './features/checks/history.routes.js';
 import type { HistoryService } from './features/checks/history.service.js';
+import { alertsRoutes } from './features/alerting/alerts.routes.js';
+import type { AlertsService } from './features/alerting/alerts.service.js';
+import { rulesRoutes } from './features/alerting/rules.routes.js';
+import type { RulesService } from './features/alerting/rules.service.js';
+import { escalationRoutes } from './features/escalation/escalation.routes.js';
+import type { EscalationService } from './features/escalation/escalation.service.js';
+import { maintenanceRoutes } from './features/maintenance/maintenance.routes.js';
+import type { MaintenanceService } from './features/maintenance/maintenance.service.js';
+import { channelsRoutes } from './features/notifications/channels.routes.js';
+import type { ChannelsService } from './features/notifications/channels.service.js';
+import type { Clock } from './clock.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { servicesRoutes } from './features/services/services.routes.js';
 import type { ServicesService } from './features/services/services.service.js';
@@ -23,6 +34,12 @@ export interface AppDeps {
   auth: AuthService;
   services: ServicesService;
   history: HistoryService;
+  rules: RulesService;
+  alerts: AlertsService;
+  channels: ChannelsService;
+  maintenance: MaintenanceService;
+  escalation: EscalationService;
+  clock: Clock;
   feed: WsFeed;
   pingDatabase: () => Promise<void>;
 }
@@ -34,7 +51,15 @@ export function createApp(deps: AppDeps) {
   const publicRoutes = [healthRoutes(deps.pingDatabase), authRoutes(deps.auth)];
   for (const r of publicRoutes) api.use(r.routes(), r.allowedMethods());
 
-  const protectedRoutes = [servicesRoutes(deps.services), historyRoutes(deps.services, deps.history)];
+  const protectedRoutes = [
+    servicesRoutes(deps.services),
+    historyRoutes(deps.services, deps.history),
+    rulesRoutes(deps.rules),
+    alertsRoutes(deps.alerts),
+    channelsRoutes(deps.channels),
+    maintenanceRoutes(deps.maintenance, deps.clock),
+    escalationRoutes(deps.escalation),
+  ];
   const guarded = new Router();
   guarded.use(authenticate(deps.tokens));
   for (const r of protectedRoutes) guarded.use(r.routes(), r.allowedMethods());

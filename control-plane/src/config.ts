@@ -21,6 +21,17 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EMBEDDED_AGENT: booleanFlag.default(true),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  SMTP_HOST: z.string().min(1).optional(),
+  SMTP_PORT: port.optional(),
+  SMTP_USER: z.string().min(1).optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  SMTP_SECURE: booleanFlag.optional(),
+  PAGER_EVENTS_URL: z.url({ message: 'must be a URL' }).default('https://events.pagerduty.com/v2/enqueue'),
+  SMS_GATEWAY_URL: z.url({ message: 'must be a URL' }).optional(),
+  SMS_GATEWAY_USER: z.string().min(1).optional(),
+  SMS_GATEWAY_PASSWORD: z.string().optional(),
+  SMS_FROM: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -34,6 +45,15 @@ export interface Config {
   readonly logLevel: string;
   readonly embeddedAgent: boolean;
   readonly databasePoolSize: number;
+  readonly notifications: NotificationSettings;
+}
+
+export interface NotificationSettings {
+  readonly smtp: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string } | undefined;
+  /** Names of the SMTP settings that are missing, for a clear error when e-mail is used. */
+  readonly smtpMissing: string[];
+  readonly pagerEventsUrl: string;
+  readonly sms: { url: string; user?: string; password?: string; from?: string } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -59,5 +79,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: c.LOG_LEVEL,
     embeddedAgent: c.EMBEDDED_AGENT,
     databasePoolSize: c.DATABASE_POOL_SIZE,
+    notifications: Object.freeze({
+      smtp: c.SMTP_HOST
+        ? { host: c.SMTP_HOST, port: c.SMTP_PORT ?? (c.SMTP_SECURE ? 465 : 587), secure: c.SMTP_SECURE ?? false, user: c.SMTP_USER, password: c.SMTP_PASSWORD, from: c.SMTP_FROM ?? `outpost@${c.SMTP_HOST}` }
+        : undefined,
+      smtpMissing: c.SMTP_HOST ? [] : ['SMTP_HOST'],
+      pagerEventsUrl: c.PAGER_EVENTS_URL,
+      sms: c.SMS_GATEWAY_URL ? { url: c.SMS_GATEWAY_URL, user: c.SMS_GATEWAY_USER, password: c.SMS_GATEWAY_PASSWORD, from: c.SMS_FROM } : undefined,
+    }),
   });
 }

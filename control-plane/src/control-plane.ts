@@ -1,36 +1,22 @@
-// Builds the whole control plane from its configuration and starts it: database, services,
-// HTTP API with the WebSocket feed, the agent gRPC endpoint and the embedded agent.
+// Starts the whole control plane from its configuration: database, services, the HTTP API
+// with the WebSocket feed, the agents' gRPC endpoint, background jobs and the embedded agent.
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import { compose } from './compose.js';
 import type { Config } from './config.js';
-import { createSecretBox } from './crypto/secret-box.js';
 import { openDatabase } from './db/database.js';
-import { createAgentAuthenticator } from './features/agents/agent-auth.js';
-import { createAssignmentHub } from './features/agents/assignment-hub.js';
-import { createAccountsRepository } from './features/auth/accounts.repository.js';
-import { createAuthService } from './features/auth/auth.service.js';
-import { createLoginLimiter } from './features/auth/login-limiter.js';
-import { createPasswordHasher } from './features/auth/password-hasher.js';
-import { createTokenService } from './features/auth/token-service.js';
-import { createCheckHistoryRepository } from './features/checks/check-history.repository.js';
-import { createCheckResultsRepository } from './features/checks/check-results.repository.js';
-import { createHistoryService } from './features/checks/history.service.js';
-import { createIngestService } from './features/checks/ingest.service.js';
-import { createOrganizationAccess } from './features/organizations/organization-access.js';
-import { createOrganizationsRepository } from './features/organizations/organizations.repository.js';
-import { createEventBus } from './features/realtime/event-bus.js';
-import { createServicesRepository } from './features/services/services.repository.js';
-import { createServicesService, optionsForAgent } from './features/services/services.service.js';
-import { createAgentGateway } from './grpc/agent-gateway.js';
+import type { RetryPolicy } from './features/notifications/dispatcher.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
 import type { Logger } from './logger.js';
 import { resolveSecrets } from './secrets.js';
-import { createWsFeed } from './ws/ws-feed.js';
 
 export interface RunningControlPlane {
   httpPort: number;
   grpcPort: number;
   agentToken: string;
+  /** Runs due escalation steps now (tests move the clock first). */
+  runEscalations(): Promise<number>;
   /** Graceful: stop accepting, finish requests and ingestion, close streams and database. */
   stop(): Promise<void>;
 }
@@ -38,6 +24,9 @@ export interface RunningControlPlane {
 export interface StartOptions {
   /** Keep the embedded database in memory instead of DATA_DIR (tests). */
   inMemoryDatabase?: boolean;
+  clock?: Clock;
+  retry?: RetryPolicy;
+  jobIntervalMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningControlPlane> {
@@ -48,59 +37,17 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     poolSize: config.databasePoolSize,
     logger,
   });
+  const parts = compose(config, db, secrets, logger, { clock: options.clock ?? systemClock, retry: options.retry, jobIntervalMs: options.jobIntervalMs });
+  const app = createApp(parts.appDeps);
 
-  const secretBox = createSecretBox(secrets.jwtSecret);
-  const servicesRepo = createServicesRepository(db.em);
-  const hub = createAssignmentHub({
-    listForLocation: servicesRepo.listForLocation,
-    toAssignment: (s) => ({
-      serviceId: s.id,
-      version: s.configVersion,
-      checkType: s.checkType,
-      endpoint: s.endpoint,
-      intervalSeconds: s.checkIntervalSeconds,
-      timeoutSeconds: s.timeoutSeconds,
-      options: optionsForAgent(s.options, secretBox),
-    }),
-    logger,
-  });
-  const bus = createEventBus((err) => logger.error({ err }, 'event listener failed'));
-  const tokens = createTokenService(secrets.jwtSecret);
-  const services = createServicesService({
-    services: servicesRepo,
-    access: createOrganizationAccess(createOrganizationsRepository(db.em)),
-    secrets: secretBox,
-    listener: hub,
-  });
-  const auth = createAuthService({
-    accounts: createAccountsRepository(db.em),
-    hasher: createPasswordHasher(),
-    tokens,
-    limiter: createLoginLimiter({ windowMs: 15 * 60_000, maxFailuresPerEmail: 10, maxFailuresPerAddress: 100 }),
-  });
-  const feed = createWsFeed(tokens, bus, logger);
-  const app = createApp({
-    logger,
-    tokens,
-    auth,
-    services,
-    history: createHistoryService(createCheckHistoryRepository(db.em)),
-    feed,
-    pingDatabase: db.ping,
-  });
-  const gateway = createAgentGateway({
-    auth: createAgentAuthenticator(secrets.agentToken),
-    hub,
-    ingest: createIngestService(createCheckResultsRepository(db.em), bus),
-    logger,
-  });
-
-  const grpc = await startGrpcServer(gateway, config.host, config.grpcPort);
+  const grpc = await startGrpcServer(parts.gateway, config.host, config.grpcPort);
   const http: Server = await new Promise((resolve, reject) => {
     const server = app.listen(config.port, config.host, () => resolve(server));
     server.once('error', reject);
   });
   const httpPort = (http.address() as { port: number }).port;
+  parts.dispatcher.start();
+  parts.escalationJob.start();
   logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port }, 'control plane listening');
 
   // Loaded only when wanted: the probers pull in native add-ons the API does not need.
@@ -112,16 +59,19 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     httpPort,
     grpcPort: grpc.port,
     agentToken: secrets.agentToken,
+    runEscalations: () => parts.escalationJob.runOnce(),
     async stop() {
       const closing = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
-      feed.close();
+      parts.appDeps.feed.close();
       await agent?.stop();
-      await gateway.drain();
-      gateway.closeAll();
+      await parts.gateway.drain();
+      parts.gateway.closeAll();
       await grpc.stop();
       await closing;
-      await hub.settled();
+      await parts.hub.settled();
+      await parts.escalationJob.stop();
+      await parts.dispatcher.stop();
       await db.close();
       logger.info('control plane stopped');
     },

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
+import type { Tx } from './tx.js';
 
 export interface DatabaseOptions {
   /** A postgres:// URL; when absent the embedded database is started. */
@@ -20,6 +21,8 @@ export interface Database {
   readonly embedded: boolean;
   /** A fresh entity manager with its own identity map, for one request or one job. */
   em(): EntityManager;
+  /** Runs `work` in one transaction; it must not touch any other connection meanwhile. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -57,6 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     embedded: embedded !== undefined,
     em: () => orm.em.fork(),
+    transaction: (work) => orm.em.fork().transactional(work),
     async ping() {
       await orm.em.fork().getConnection().execute('select 1');
     },

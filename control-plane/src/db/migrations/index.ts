@@ -2,5 +2,9 @@
 // and the TypeScript sources run the same list.
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration0001Initial } from './0001-initial.js';
+import { Migration0002Alerting } from './0002-alerting.js';
 
-export const MIGRATIONS: MigrationObject[] = [{ name: '0001-initial', class: Migration0001Initial }];
+export const MIGRATIONS: MigrationObject[] = [
+  { name: '0001-initial', class: Migration0001Initial },
+  { name: '0002-alerting', class: Migration0002Alerting },
+];

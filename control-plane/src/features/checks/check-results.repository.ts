@@ -1,7 +1,10 @@
-// Raw SQL for the hot paths: ingest inserts a batch with one multi-row statement,
-// idempotent on the result id, and moves service statuses forward under row locks.
+// Raw SQL for the hot path. One transaction per batch: insert the results (one multi-row
+// statement, idempotent on the result id), move each service's status and failure streaks
+// forward under row locks taken in id order, then let the caller write what follows from
+// the results (alerts, outbox) in the same transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ServiceStatus } from '../../../../shared/src/status.js';
+import type { Tx } from '../../db/tx.js';
 
 export interface IncomingResult {
   id: string;
@@ -19,69 +22,95 @@ export interface IncomingResult {
 export interface StoredResult extends IncomingResult {
   organizationId: string;
   serviceName: string;
-}
-
-export interface StatusChange {
-  serviceId: string;
+  serviceEndpoint: string;
+  /** The service's status before this result; null when this result did not move it (late). */
   previousStatus: ServiceStatus | null;
-}
-
-export interface IngestOutcome {
-  /** Results stored now; replays of stored ids are left out. */
-  stored: StoredResult[];
-  /** Previous status of each service whose status this batch moved forward. */
-  previous: Map<string, ServiceStatus | null>;
+  /** False for a result older than the service's latest: stored, but it moves nothing. */
+  current: boolean;
+  redStreak: number;
+  failureStreak: number;
 }
 
 export interface CheckResultsRepository {
-  ingest(results: IncomingResult[]): Promise<IngestOutcome>;
+  ingest<T>(results: IncomingResult[], then: (tx: Tx, stored: StoredResult[]) => Promise<T>): Promise<{ stored: StoredResult[]; outcome: T | undefined }>;
+}
+
+interface ServiceState {
+  status: ServiceStatus | null;
+  lastCheckedAt: Date | null;
+  lastResponseTimeMs: number | null;
+  redStreak: number;
+  failureStreak: number;
+  /** This batch moved the service forward, so its row must be written. */
+  moved: boolean;
 }
 
 export function createCheckResultsRepository(em: () => EntityManager): CheckResultsRepository {
   return {
-    async ingest(results) {
-      if (results.length === 0) return { stored: [], previous: new Map() };
+    async ingest(results, then) {
+      if (results.length === 0) return { stored: [], outcome: undefined };
       return em().transactional(async (tx) => {
-        const rows = await tx.execute<StoredRow[]>(insertSql(results.length), results.flatMap(bindings));
-        const stored = rows.map(fromRow);
-        const latest = latestPerService(stored);
-        const previous = new Map<string, ServiceStatus | null>();
-        if (latest.length > 0) {
-          // Lock in id order so concurrent batches cannot deadlock on each other.
-          const ids = latest.map((r) => r.serviceId).sort();
-          await tx.execute(`select id from services where id in (${ids.map(() => '?').join(',')}) order by id for update`, ids);
-          const updated = await tx.execute<{ id: string; previous_status: ServiceStatus | null }[]>(
-            `with latest (service_id, status, checked_at, response_time_ms) as (values ${latest.map(() => '(?::uuid, ?, ?::timestamptz, ?::float8)').join(',')}),
-                  before as (select s.id, s.status from services s join latest l on l.service_id = s.id)
-             update services s
-                set status = l.status, last_checked_at = l.checked_at, last_response_time_ms = l.response_time_ms
-               from latest l, before b
-              where s.id = l.service_id and b.id = s.id
-                and (s.last_checked_at is null or s.last_checked_at <= l.checked_at)
-          returning s.id, b.status as previous_status`,
-            latest.flatMap((r) => [r.serviceId, r.status, r.checkedAt.toISOString(), r.responseTimeMs]),
-          );
-          for (const row of updated) previous.set(row.id, row.previous_status);
-        }
-        return { stored, previous };
+        const rows = await tx.execute<Record<string, unknown>[]>(insertSql(results.length), results.flatMap(bindings));
+        if (rows.length === 0) return { stored: [], outcome: undefined };
+        const ids = [...new Set(rows.map((r) => String(r.service_id)))].sort();
+        const states = await lockServices(tx, ids);
+        const stored = rows.map((row) => advance(row, states));
+        await saveStates(tx, states);
+        return { stored, outcome: await then(tx, stored) };
       });
     },
   };
 }
 
-interface StoredRow {
-  id: string;
-  service_id: string;
-  organization_id: string;
-  service_name: string;
-  status: ServiceStatus;
-  response_time_ms: number;
-  message: string;
-  location: string;
-  agent_id: string;
-  checked_at: Date;
-  ad_hoc: boolean;
-  details: Record<string, unknown>;
+async function lockServices(tx: Tx, ids: string[]): Promise<Map<string, ServiceState>> {
+  const rows = await tx.execute<Record<string, unknown>[]>(
+    `select id, status, last_checked_at, red_streak, failure_streak from services where id in (${ids.map(() => '?').join(',')}) order by id for update`,
+    ids,
+  );
+  return new Map(
+    rows.map((r) => [
+      String(r.id),
+      {
+        status: (r.status as ServiceStatus | null) ?? null,
+        lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at as string) : null,
+        lastResponseTimeMs: null,
+        redStreak: Number(r.red_streak),
+        failureStreak: Number(r.failure_streak),
+        moved: false,
+      },
+    ]),
+  );
+}
+
+/** Applies one stored row (rows come in checked_at order) to its service's state. */
+function advance(row: Record<string, unknown>, states: Map<string, ServiceState>): StoredResult {
+  const result = fromRow(row);
+  const state = states.get(result.serviceId)!;
+  const current = state.lastCheckedAt === null || state.lastCheckedAt <= result.checkedAt;
+  let previousStatus: ServiceStatus | null = null;
+  if (current) {
+    previousStatus = state.status;
+    state.status = result.status;
+    state.lastCheckedAt = result.checkedAt;
+    state.redStreak = result.status === 'RED' ? state.redStreak + 1 : 0;
+    state.failureStreak = result.status === 'GREEN' ? 0 : state.failureStreak + 1;
+    state.lastResponseTimeMs = result.responseTimeMs;
+    state.moved = true;
+  }
+  return { ...result, previousStatus, current, redStreak: state.redStreak, failureStreak: state.failureStreak };
+}
+
+async function saveStates(tx: Tx, states: Map<string, ServiceState>): Promise<void> {
+  const moved = [...states].filter(([, s]) => s.moved);
+  if (moved.length === 0) return;
+  await tx.execute(
+    `update services s set status = v.status, last_checked_at = v.checked_at, last_response_time_ms = v.response_time_ms,
+            red_streak = v.red_streak, failure_streak = v.failure_streak
+       from (values ${moved.map(() => '(?::uuid, ?, ?::timestamptz, ?::float8, ?::int, ?::int)').join(',')})
+         as v (id, status, checked_at, response_time_ms, red_streak, failure_streak)
+      where s.id = v.id`,
+    moved.flatMap(([id, s]) => [id, s.status, s.lastCheckedAt!.toISOString(), s.lastResponseTimeMs, s.redStreak, s.failureStreak]),
+  );
 }
 
 function insertSql(count: number): string {
@@ -95,36 +124,28 @@ function insertSql(count: number): string {
             on conflict (id) do nothing
             returning *
           )
-          select i.*, s.name as service_name from inserted i join services s on s.id = i.service_id
-          order by i.checked_at`;
+          select i.*, s.name as service_name, s.endpoint as service_endpoint from inserted i join services s on s.id = i.service_id
+          order by i.checked_at, i.id`;
 }
 
 function bindings(r: IncomingResult): unknown[] {
   return [r.id, r.serviceId, r.status, r.responseTimeMs, r.message, r.location, r.agentId, r.checkedAt.toISOString(), r.adHoc, JSON.stringify(r.details)];
 }
 
-function fromRow(row: StoredRow): StoredResult {
+function fromRow(row: Record<string, unknown>): Omit<StoredResult, 'previousStatus' | 'current' | 'redStreak' | 'failureStreak'> {
   return {
-    id: row.id,
-    serviceId: row.service_id,
-    organizationId: row.organization_id,
-    serviceName: row.service_name,
-    status: row.status,
+    id: String(row.id),
+    serviceId: String(row.service_id),
+    organizationId: String(row.organization_id),
+    serviceName: String(row.service_name),
+    serviceEndpoint: String(row.service_endpoint),
+    status: row.status as ServiceStatus,
     responseTimeMs: Number(row.response_time_ms),
-    message: row.message,
-    location: row.location,
-    agentId: row.agent_id,
-    checkedAt: new Date(row.checked_at),
-    adHoc: row.ad_hoc,
-    details: row.details,
+    message: String(row.message),
+    location: String(row.location),
+    agentId: String(row.agent_id),
+    checkedAt: new Date(row.checked_at as string),
+    adHoc: Boolean(row.ad_hoc),
+    details: (row.details ?? {}) as Record<string, unknown>,
   };
-}
-
-function latestPerService(results: StoredResult[]): StoredResult[] {
-  const latest = new Map<string, StoredResult>();
-  for (const r of results) {
-    const held = latest.get(r.serviceId);
-    if (!held || held.checkedAt <= r.checkedAt) latest.set(r.serviceId, r);
-  }
-  return [...latest.values()];
 }

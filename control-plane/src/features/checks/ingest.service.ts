@@ -1,6 +1,9 @@
-// Turns a batch of agent results into stored rows, service statuses and live events.
-// The caller acknowledges the batch only after ingest() resolves, so nothing is lost.
-import { statusOf, type ServiceStatus } from '../../../../shared/src/status.js';
+// Turns a batch of agent results into stored rows, statuses, alerts and outbox rows (one
+// transaction), then live events. The caller acknowledges the batch only after ingest()
+// resolves, so nothing is lost; a replay stores nothing twice.
+import { statusOf } from '../../../../shared/src/status.js';
+import { toAlertJson } from '../alerting/alert.js';
+import type { AlertEffects, AlertEvaluator } from '../alerting/alert-evaluator.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { CheckResultsRepository, IncomingResult, StoredResult } from './check-results.repository.js';
 
@@ -20,9 +23,17 @@ export interface ResultOrigin {
   location: string;
 }
 
+export interface IngestDeps {
+  results: CheckResultsRepository;
+  evaluator: AlertEvaluator;
+  events: EventBus;
+  /** Called when the batch queued notifications, so they go out at once. */
+  wakeDispatcher: () => void;
+}
+
 const MAX_MESSAGE_LENGTH = 1000;
 
-export function createIngestService(results: CheckResultsRepository, events: EventBus) {
+export function createIngestService({ results, evaluator, events, wakeDispatcher }: IngestDeps) {
   return {
     /** Stores the batch; answers how many results were new (replays count zero). */
     async ingest(origin: ResultOrigin, batch: AgentResult[]): Promise<number> {
@@ -38,8 +49,9 @@ export function createIngestService(results: CheckResultsRepository, events: Eve
         adHoc: r.adHoc,
         details: r.details,
       }));
-      const { stored, previous } = await results.ingest(incoming);
-      publishEvents(events, stored, previous);
+      const { stored, outcome } = await results.ingest(incoming, (tx, rows) => evaluator.onResults(tx, rows));
+      publish(events, stored, outcome);
+      if (outcome && outcome.fired.length + outcome.resolved.length > 0) wakeDispatcher();
       return stored.length;
     },
   };
@@ -47,11 +59,8 @@ export function createIngestService(results: CheckResultsRepository, events: Eve
 
 export type IngestService = ReturnType<typeof createIngestService>;
 
-function publishEvents(events: EventBus, stored: StoredResult[], previous: Map<string, ServiceStatus | null>): void {
-  // Walk each service's new results in time order so previous_status chains correctly.
-  const running = new Map(previous);
+function publish(events: EventBus, stored: StoredResult[], effects: AlertEffects | undefined): void {
   for (const r of stored) {
-    const before = running.has(r.serviceId) ? running.get(r.serviceId)! : null;
     events.publish({
       type: 'check_result',
       organizationId: r.organizationId,
@@ -60,22 +69,21 @@ function publishEvents(events: EventBus, stored: StoredResult[], previous: Map<s
         service_id: r.serviceId,
         service_name: r.serviceName,
         status: r.status,
-        previous_status: before,
+        previous_status: r.previousStatus,
         response_time_ms: r.responseTimeMs,
         message: r.message,
         location: r.location,
         checked_at: r.checkedAt.toISOString(),
       },
     });
-    if (previous.has(r.serviceId)) {
-      if (before !== r.status) {
-        events.publish({
-          type: 'service_status',
-          organizationId: r.organizationId,
-          data: { service_id: r.serviceId, service_name: r.serviceName, status: r.status, previous_status: before, changed_at: r.checkedAt.toISOString() },
-        });
-      }
-      running.set(r.serviceId, r.status);
+    if (r.current && r.previousStatus !== r.status) {
+      events.publish({
+        type: 'service_status',
+        organizationId: r.organizationId,
+        data: { service_id: r.serviceId, service_name: r.serviceName, status: r.status, previous_status: r.previousStatus, changed_at: r.checkedAt.toISOString() },
+      });
     }
   }
+  for (const alert of effects?.fired ?? []) events.publish({ type: 'alert_fired', organizationId: alert.organizationId, data: toAlertJson(alert) });
+  for (const alert of effects?.resolved ?? []) events.publish({ type: 'alert_resolved', organizationId: alert.organizationId, data: toAlertJson(alert) });
 }

@@ -1,6 +1,7 @@
 // In-process publish/subscribe of organization-scoped events (check results, status
 // changes) for the WebSocket feed. Listeners must not throw; a failing one is isolated.
 import type { ServiceStatus } from '../../../../shared/src/status.js';
+import type { AlertJson } from '../alerting/alert.js';
 
 export interface CheckResultEvent {
   type: 'check_result';
@@ -30,7 +31,13 @@ export interface ServiceStatusEvent {
   };
 }
 
-export type OrganizationEvent = CheckResultEvent | ServiceStatusEvent;
+export interface AlertEvent {
+  type: 'alert_fired' | 'alert_acknowledged' | 'alert_resolved';
+  organizationId: string;
+  data: AlertJson;
+}
+
+export type OrganizationEvent = CheckResultEvent | ServiceStatusEvent | AlertEvent;
 type Listener = (event: OrganizationEvent) => void;
 
 export interface EventBus {

@@ -1,0 +1,126 @@
+// The composition root: every repository and service of the control plane, wired once.
+// No I/O happens here; control-plane.ts starts what needs starting.
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { createSecretBox } from './crypto/secret-box.js';
+import type { Database } from './db/database.js';
+import { createAgentAuthenticator } from './features/agents/agent-auth.js';
+import { createAssignmentHub } from './features/agents/assignment-hub.js';
+import { createAlertEvaluator } from './features/alerting/alert-evaluator.js';
+import { createAlertsRepository } from './features/alerting/alerts.repository.js';
+import { createAlertsService } from './features/alerting/alerts.service.js';
+import { createRuleCache } from './features/alerting/rule-cache.js';
+import { createRulesRepository } from './features/alerting/rules.repository.js';
+import { createRulesService } from './features/alerting/rules.service.js';
+import { createAccountsRepository } from './features/auth/accounts.repository.js';
+import { createAuthService } from './features/auth/auth.service.js';
+import { createLoginLimiter } from './features/auth/login-limiter.js';
+import { createPasswordHasher } from './features/auth/password-hasher.js';
+import { createTokenService } from './features/auth/token-service.js';
+import { createCheckHistoryRepository } from './features/checks/check-history.repository.js';
+import { createCheckResultsRepository } from './features/checks/check-results.repository.js';
+import { createHistoryService } from './features/checks/history.service.js';
+import { createIngestService } from './features/checks/ingest.service.js';
+import { createEscalationJob } from './features/escalation/escalation-job.js';
+import { createEscalationRepository } from './features/escalation/escalation.repository.js';
+import { createEscalationService } from './features/escalation/escalation.service.js';
+import { createMaintenanceRepository } from './features/maintenance/maintenance.repository.js';
+import { createMaintenanceService } from './features/maintenance/maintenance.service.js';
+import { createChannelsRepository } from './features/notifications/channels.repository.js';
+import { createChannelsService } from './features/notifications/channels.service.js';
+import { createDeliveriesRepository } from './features/notifications/deliveries.repository.js';
+import { createDispatcher, DEFAULT_RETRY, type RetryPolicy } from './features/notifications/dispatcher.js';
+import { createNotificationPlanner } from './features/notifications/notification-planner.js';
+import { createSenders } from './features/notifications/senders/index.js';
+import { createOrganizationAccess } from './features/organizations/organization-access.js';
+import { createOrganizationsRepository } from './features/organizations/organizations.repository.js';
+import { createReferences } from './features/organizations/references.js';
+import { createEventBus } from './features/realtime/event-bus.js';
+import { createServicesRepository } from './features/services/services.repository.js';
+import { createServicesService, optionsForAgent } from './features/services/services.service.js';
+import { createAgentGateway } from './grpc/agent-gateway.js';
+import type { Logger } from './logger.js';
+import type { Secrets } from './secrets.js';
+import { createWsFeed } from './ws/ws-feed.js';
+
+export interface ComposeOptions {
+  clock: Clock;
+  retry?: RetryPolicy;
+  /** How often background jobs look for due work when nothing wakes them. */
+  jobIntervalMs?: number;
+}
+
+export function compose(config: Config, db: Database, secrets: Secrets, logger: Logger, options: ComposeOptions) {
+  const { clock } = options;
+  const secretBox = createSecretBox(secrets.jwtSecret);
+  const bus = createEventBus((err) => logger.error({ err }, 'event listener failed'));
+  const tokens = createTokenService(secrets.jwtSecret);
+  const access = createOrganizationAccess(createOrganizationsRepository(db.em));
+  const references = createReferences(db.em);
+
+  const servicesRepo = createServicesRepository(db.em);
+  const hub = createAssignmentHub({
+    listForLocation: servicesRepo.listForLocation,
+    toAssignment: (s) => ({
+      serviceId: s.id,
+      version: s.configVersion,
+      checkType: s.checkType,
+      endpoint: s.endpoint,
+      intervalSeconds: s.checkIntervalSeconds,
+      timeoutSeconds: s.timeoutSeconds,
+      options: optionsForAgent(s.options, secretBox),
+    }),
+    logger,
+  });
+
+  const deliveries = createDeliveriesRepository(db.em);
+  const dispatcher = createDispatcher({
+    deliveries,
+    senders: createSenders(config.notifications),
+    secrets: secretBox,
+    clock,
+    logger: logger.child({ component: 'dispatcher' }),
+    retry: options.retry ?? DEFAULT_RETRY,
+    pollIntervalMs: options.jobIntervalMs,
+  });
+  const wakeDispatcher = () => dispatcher.wake();
+  const planner = createNotificationPlanner(deliveries, clock);
+  const alertsRepo = createAlertsRepository(db.em);
+  const rulesRepo = createRulesRepository(db.em);
+  const ruleCache = createRuleCache();
+  const maintenanceRepo = createMaintenanceRepository(db.em);
+  const escalationRepo = createEscalationRepository(db.em);
+
+  const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, escalation: escalationRepo, planner, clock });
+  const escalationJob = createEscalationJob({ escalation: escalationRepo, alerts: alertsRepo, planner, clock, logger, wakeDispatcher, intervalMs: options.jobIntervalMs });
+
+  const appDeps = {
+    logger,
+    tokens,
+    clock,
+    auth: createAuthService({
+      accounts: createAccountsRepository(db.em),
+      hasher: createPasswordHasher(),
+      tokens,
+      limiter: createLoginLimiter({ windowMs: 15 * 60_000, maxFailuresPerEmail: 10, maxFailuresPerAddress: 100 }),
+    }),
+    services: createServicesService({ services: servicesRepo, access, secrets: secretBox, listener: hub }),
+    history: createHistoryService(createCheckHistoryRepository(db.em)),
+    rules: createRulesService({ rules: rulesRepo, access, cache: ruleCache, references }),
+    alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, wakeDispatcher, clock }),
+    channels: createChannelsService({ channels: createChannelsRepository(db.em), access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications }),
+    maintenance: createMaintenanceService(maintenanceRepo, access, references),
+    escalation: createEscalationService(escalationRepo, access, references),
+    feed: createWsFeed(tokens, bus, logger),
+    pingDatabase: db.ping,
+  };
+
+  const gateway = createAgentGateway({
+    auth: createAgentAuthenticator(secrets.agentToken),
+    hub,
+    ingest: createIngestService({ results: createCheckResultsRepository(db.em), evaluator, events: bus, wakeDispatcher }),
+    logger,
+  });
+
+  return { appDeps, gateway, hub, dispatcher, escalationJob };
+}

@@ -1,0 +1,84 @@
+// Alert rules (API.md "Alert rules"). A rule with a service covers that service; one
+// without covers every service of the organization. Referenced ids must be the org's own.
+import { randomUUID } from 'node:crypto';
+import { notFound } from '../../errors.js';
+import type { Actor } from '../../http/authenticate.js';
+import type { OrganizationAccess } from '../organizations/organization-access.js';
+import type { References } from '../organizations/references.js';
+import type { AlertRule, RuleCondition } from './rule.js';
+import type { RuleCache } from './rule-cache.js';
+import type { CreateRuleInput, UpdateRuleInput } from './rules.schema.js';
+import type { RulesRepository } from './rules.repository.js';
+
+export interface RulesServiceDeps {
+  rules: RulesRepository;
+  access: OrganizationAccess;
+  cache: RuleCache;
+  references: References;
+}
+
+export function createRulesService({ rules, access, cache, references }: RulesServiceDeps) {
+  async function checkReferences(organizationId: string, serviceId: string | null | undefined, condition: RuleCondition | undefined) {
+    if (serviceId && !(await references.servicesExist(organizationId, [serviceId]))) throw notFound('service');
+    if (condition?.channel_ids?.length && !(await references.channelsExist(organizationId, condition.channel_ids))) throw notFound('notification channel');
+    if (condition?.escalation_policy_id && !(await references.policyExists(organizationId, condition.escalation_policy_id))) throw notFound('escalation policy');
+  }
+
+  async function findWritable(actor: Actor, ruleId: string): Promise<AlertRule> {
+    const organizationId = await access.resolveWritable(actor);
+    const rule = await rules.find([organizationId], ruleId);
+    if (!rule) throw notFound('alert rule');
+    return rule;
+  }
+
+  return {
+    async create(actor: Actor, input: CreateRuleInput): Promise<AlertRule> {
+      const organizationId = await access.resolveWritable(actor);
+      await checkReferences(organizationId, input.service_id, input.condition);
+      const rule = await rules.insert({
+        id: randomUUID(),
+        organizationId,
+        serviceId: input.service_id ?? null,
+        name: input.name,
+        severity: input.severity,
+        condition: input.condition,
+        enabled: input.enabled,
+      });
+      cache.invalidate(organizationId);
+      return rule;
+    },
+
+    async list(actor: Actor, serviceId?: string): Promise<AlertRule[]> {
+      const organizationId = await access.resolveReadable(actor);
+      return rules.list(organizationId, serviceId);
+    },
+
+    async get(actor: Actor, ruleId: string): Promise<AlertRule> {
+      const rule = await rules.find([await access.resolveReadable(actor)], ruleId);
+      if (!rule) throw notFound('alert rule');
+      return rule;
+    },
+
+    async update(actor: Actor, ruleId: string, input: UpdateRuleInput): Promise<AlertRule> {
+      const current = await findWritable(actor, ruleId);
+      await checkReferences(current.organizationId, input.service_id, input.condition);
+      const updated = await rules.update(ruleId, {
+        ...(input.service_id !== undefined ? { serviceId: input.service_id } : {}),
+        name: input.name,
+        severity: input.severity,
+        condition: input.condition,
+        enabled: input.enabled,
+      });
+      cache.invalidate(current.organizationId);
+      return updated;
+    },
+
+    async remove(actor: Actor, ruleId: string): Promise<void> {
+      const current = await findWritable(actor, ruleId);
+      await rules.delete(ruleId);
+      cache.invalidate(current.organizationId);
+    },
+  };
+}
+
+export type RulesService = ReturnType<typeof createRulesService>;

@@ -1,0 +1,71 @@
+// Runs due escalation steps: while the alert is still firing, the step's channels are
+// notified and the next step is scheduled; an acknowledged or resolved alert ends it.
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
+import type { AlertsRepository } from '../alerting/alerts.repository.js';
+import type { NotificationPlanner } from '../notifications/notification-planner.js';
+import { nextStep } from './escalation-steps.js';
+import type { EscalationRepository } from './escalation.repository.js';
+
+export interface EscalationJob {
+  start(): void;
+  /** Runs one round now (tests move the clock, then call this). */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const BATCH = 100;
+
+export function createEscalationJob(deps: {
+  escalation: EscalationRepository;
+  alerts: AlertsRepository;
+  planner: NotificationPlanner;
+  clock: Clock;
+  logger: Logger;
+  wakeDispatcher: () => void;
+  intervalMs?: number;
+}): EscalationJob {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+
+  async function runOnce(): Promise<number> {
+    let notified = 0;
+    await deps.escalation.withDueTimers(deps.clock.now(), BATCH, async (tx, due) => {
+      const alert = await deps.alerts.findInTx(tx, due.alertId);
+      if (!alert || alert.status !== 'firing') return deps.escalation.clearTimer(tx, due.alertId);
+      const step = due.policy.steps[due.stepIndex];
+      if (step) {
+        notified += await deps.planner.enqueue(tx, 'alert_fired', alert, await deps.alerts.serviceFacts(tx, alert.serviceId), step.channel_ids, false);
+      }
+      const next = nextStep(due.policy, due.stepIndex, due.round, due.dueAt);
+      if (next) await deps.escalation.setTimer(tx, alert.id, due.policy.id, next.stepIndex, next.round, next.dueAt);
+      else await deps.escalation.clearTimer(tx, alert.id);
+    });
+    if (notified > 0) deps.wakeDispatcher();
+    return notified;
+  }
+
+  const tick = () => {
+    running = runOnce()
+      .catch((err) => {
+        deps.logger.error({ err }, 'escalation round failed');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+        if (timer) timer = setTimeout(tick, deps.intervalMs ?? 5_000);
+      });
+  };
+
+  return {
+    start() {
+      timer = setTimeout(tick, deps.intervalMs ?? 5_000);
+    },
+    runOnce,
+    async stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

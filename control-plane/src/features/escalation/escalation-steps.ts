@@ -1,0 +1,32 @@
+// Where an alert's escalation goes next. Delays are relative to the previous step; a policy
+// that repeats starts over from its first step (never sooner than a minute, so a policy of
+// zero delays cannot spin).
+import type { EscalationPolicy } from './policy.js';
+import { extraRounds } from './policy.js';
+
+export interface NextStep {
+  stepIndex: number;
+  round: number;
+  dueAt: Date;
+}
+
+const MINUTE_MS = 60_000;
+
+export function nextStep(policy: EscalationPolicy, stepIndex: number, round: number, from: Date): NextStep | null {
+  if (stepIndex + 1 < policy.steps.length) {
+    return { stepIndex: stepIndex + 1, round, dueAt: new Date(from.getTime() + policy.steps[stepIndex + 1]!.delay_minutes * MINUTE_MS) };
+  }
+  if (round < extraRounds(policy)) {
+    return { stepIndex: 0, round: round + 1, dueAt: new Date(from.getTime() + Math.max(1, policy.steps[0]!.delay_minutes) * MINUTE_MS) };
+  }
+  return null;
+}
+
+/** The channels to notify when the alert opens, and the first timer, if any. */
+export function startEscalation(policy: EscalationPolicy, openedAt: Date): { notifyNow: string[]; timer: NextStep | null } {
+  const first = policy.steps[0]!;
+  if (first.delay_minutes > 0) {
+    return { notifyNow: [], timer: { stepIndex: 0, round: 0, dueAt: new Date(openedAt.getTime() + first.delay_minutes * MINUTE_MS) } };
+  }
+  return { notifyNow: first.channel_ids, timer: nextStep(policy, 0, 0, openedAt) };
+}

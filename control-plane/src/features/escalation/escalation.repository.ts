@@ -1,0 +1,103 @@
+// Escalation policies, and their timers: one row per firing alert saying which step is due
+// when. Timers are claimed with FOR UPDATE SKIP LOCKED, so they survive restarts and any
+// number of replicas can run them.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Tx } from '../../db/tx.js';
+import type { EscalationPolicy } from './policy.js';
+
+export interface DueTimer {
+  alertId: string;
+  alertStatus: string;
+  policy: EscalationPolicy;
+  stepIndex: number;
+  round: number;
+  dueAt: Date;
+}
+
+export interface EscalationRepository {
+  insert(p: Omit<EscalationPolicy, 'createdAt' | 'updatedAt'>): Promise<EscalationPolicy>;
+  find(organizationId: string, id: string, tx?: Tx): Promise<EscalationPolicy | null>;
+  list(organizationId: string): Promise<EscalationPolicy[]>;
+  update(id: string, p: Pick<EscalationPolicy, 'name' | 'steps' | 'repeat'>): Promise<EscalationPolicy>;
+  delete(id: string): Promise<void>;
+  setTimer(tx: Tx, alertId: string, policyId: string, stepIndex: number, round: number, dueAt: Date): Promise<void>;
+  clearTimer(tx: Tx, alertId: string): Promise<void>;
+  /** Runs `handle` on each due timer inside the transaction that holds its lock. */
+  withDueTimers(now: Date, limit: number, handle: (tx: Tx, timer: DueTimer) => Promise<void>): Promise<number>;
+}
+
+const COLUMNS = 'id, organization_id, name, steps, repeat, created_at, updated_at';
+
+export function createEscalationRepository(em: () => EntityManager): EscalationRepository {
+  const run = (sql: string, params: unknown[], tx: EntityManager = em()) => tx.execute<Record<string, unknown>[]>(sql, params);
+  return {
+    async insert(p) {
+      const [row] = await run(`insert into escalation_policies (id, organization_id, name, steps, repeat) values (?, ?, ?, ?::jsonb, ?::jsonb) returning ${COLUMNS}`, [
+        p.id, p.organizationId, p.name, JSON.stringify(p.steps), JSON.stringify(p.repeat),
+      ]);
+      return fromRow(row!);
+    },
+    async find(organizationId, id, tx) {
+      const [row] = await run(`select ${COLUMNS} from escalation_policies where id = ? and organization_id = ?`, [id, organizationId], tx);
+      return row ? fromRow(row) : null;
+    },
+    async list(organizationId) {
+      return (await run(`select ${COLUMNS} from escalation_policies where organization_id = ? order by created_at, id`, [organizationId])).map(fromRow);
+    },
+    async update(id, p) {
+      const [row] = await run(`update escalation_policies set name = ?, steps = ?::jsonb, repeat = ?::jsonb, updated_at = now() where id = ? returning ${COLUMNS}`, [
+        p.name, JSON.stringify(p.steps), JSON.stringify(p.repeat), id,
+      ]);
+      return fromRow(row!);
+    },
+    async delete(id) {
+      await run('delete from escalation_policies where id = ?', [id]);
+    },
+    async setTimer(tx, alertId, policyId, stepIndex, round, dueAt) {
+      await run(
+        `insert into escalation_timers (alert_id, policy_id, step_index, round, due_at) values (?, ?, ?, ?, ?)
+         on conflict (alert_id) do update set policy_id = excluded.policy_id, step_index = excluded.step_index, round = excluded.round, due_at = excluded.due_at`,
+        [alertId, policyId, stepIndex, round, dueAt.toISOString()],
+        tx,
+      );
+    },
+    async clearTimer(tx, alertId) {
+      await run('delete from escalation_timers where alert_id = ?', [alertId], tx);
+    },
+    async withDueTimers(now, limit, handle) {
+      return em().transactional(async (tx) => {
+        const rows = await run(
+          `select t.alert_id, t.step_index, t.round, t.due_at, a.status as alert_status,
+                  p.id, p.organization_id, p.name, p.steps, p.repeat, p.created_at, p.updated_at
+             from escalation_timers t join alerts a on a.id = t.alert_id join escalation_policies p on p.id = t.policy_id
+            where t.due_at <= ? order by t.due_at limit ${limit} for update of t skip locked`,
+          [now.toISOString()],
+          tx,
+        );
+        for (const r of rows) {
+          await handle(tx, {
+            alertId: String(r.alert_id),
+            alertStatus: String(r.alert_status),
+            policy: fromRow(r),
+            stepIndex: Number(r.step_index),
+            round: Number(r.round),
+            dueAt: new Date(r.due_at as string),
+          });
+        }
+        return rows.length;
+      });
+    },
+  };
+}
+
+function fromRow(r: Record<string, unknown>): EscalationPolicy {
+  return {
+    id: String(r.id),
+    organizationId: String(r.organization_id),
+    name: String(r.name),
+    steps: r.steps as EscalationPolicy['steps'],
+    repeat: r.repeat as EscalationPolicy['repeat'],
+    createdAt: new Date(r.created_at as string),
+    updatedAt: new Date(r.updated_at as string),
+  };
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+const step = z.strictObject({
+  delay_minutes: z.number({ message: 'delay_minutes must be a number' }).int('delay_minutes must be an integer').min(0).max(7 * 24 * 60),
+  channel_ids: z.array(z.uuid({ message: 'each channel id must be a UUID' })).min(1, 'a step notifies at least one channel').max(50),
+});
+
+const fields = {
+  name: z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200),
+  steps: z.array(step, { message: 'steps must be an array' }).min(1, 'a policy has at least one step').max(20),
+  repeat: z.union([z.boolean(), z.number().int().min(0).max(10)], { message: 'repeat must be true, false or a number of rounds from 0 to 10' }),
+};
+
+export const CreatePolicyInput = z.strictObject({ ...fields, repeat: fields.repeat.default(false) });
+export type CreatePolicyInput = z.infer<typeof CreatePolicyInput>;
+
+export const UpdatePolicyInput = z.strictObject({
+  id: z.unknown().optional(),
+  organization_id: z.unknown().optional(),
+  created_at: z.unknown().optional(),
+  updated_at: z.unknown().optional(),
+  name: fields.name.optional(),
+  steps: fields.steps.optional(),
+  repeat: fields.repeat.optional(),
+});
+export type UpdatePolicyInput = z.infer<typeof UpdatePolicyInput>;

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { Channel } from './channel.js';
+
+const httpUrl = (field: string) =>
+  z
+    .url({ message: `${field} must be a URL`, protocol: /^https?$/ })
+    .max(2048);
+
+export const CHANNEL_CONFIG = {
+  chat: z.strictObject({ webhook_url: httpUrl('webhook_url') }),
+  pager: z.strictObject({ integration_key: z.string({ message: 'integration_key must be a string' }).trim().min(1).max(256) }),
+  sms: z.strictObject({ to: z.string({ message: 'to must be a string' }).regex(/^\+[1-9]\d{6,14}$/, 'to must be a telephone number in E.164 form, e.g. +15555550100') }),
+  email: z.strictObject({ to: z.email({ message: 'to must be an e-mail address' }).max(254) }),
+  webhook: z.strictObject({
+    url: httpUrl('url'),
+    method: z.enum(['POST', 'PUT'], { message: 'method must be POST or PUT' }).optional(),
+    headers: z.record(z.string().min(1).max(256), z.string().max(4096)).optional(),
+    secret: z.string().min(1).max(512).optional(),
+  }),
+} as const;
+
+export type ChannelType = keyof typeof CHANNEL_CONFIG;
+export const CHANNEL_TYPES = Object.keys(CHANNEL_CONFIG) as ChannelType[];
+
+/** Keys whose values are secrets: stored sealed, shown with only their last 4 characters. */
+export const SECRET_CONFIG_KEYS = ['integration_key', 'secret'] as const;
+
+const name = z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200);
+
+export const CreateChannelInput = z.strictObject({
+  name,
+  channel_type: z.enum(CHANNEL_TYPES as [ChannelType, ...ChannelType[]], { message: 'channel_type must be chat, email, webhook, pager or sms' }),
+  config: z.record(z.string(), z.unknown(), { message: 'config must be an object' }),
+  enabled: z.boolean().default(true),
+});
+export type CreateChannelInput = z.infer<typeof CreateChannelInput>;
+
+export const UpdateChannelInput = z.strictObject({
+  id: z.unknown().optional(),
+  organization_id: z.unknown().optional(),
+  channel_type: z.unknown().optional(),
+  created_at: z.unknown().optional(),
+  name: name.optional(),
+  config: z.record(z.string(), z.unknown(), { message: 'config must be an object' }).optional(),
+  enabled: z.boolean().optional(),
+});
+export type UpdateChannelInput = z.infer<typeof UpdateChannelInput>;
+
+export function maskSecret(value: string): string {
+  return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
+}
+
+export function toChannelJson(c: Channel, openSecret: (sealed: string) => string) {
+  const config: Record<string, unknown> = { ...c.config };
+  for (const key of SECRET_CONFIG_KEYS) {
+    if (typeof config[key] === 'string') config[key] = maskSecret(openSecret(config[key] as string));
+  }
+  return {
+    id: c.id,
+    organization_id: c.organizationId,
+    name: c.name,
+    channel_type: c.channelType,
+    config,
+    enabled: c.enabled,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,89 @@
+// Notification channels (SPEC.md 2.4, API.md): validated config per type, secrets sealed at
+// rest, and a test message that goes through the outbox like any other.
+import { randomUUID } from 'node:crypto';
+import type { NotificationSettings } from '../../config.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Tx } from '../../db/tx.js';
+import { notFound, validationFailed } from '../../errors.js';
+import type { Actor } from '../../http/authenticate.js';
+import type { OrganizationAccess } from '../organizations/organization-access.js';
+import type { Channel } from './channel.js';
+import { CHANNEL_CONFIG, SECRET_CONFIG_KEYS, maskSecret, type ChannelType, type CreateChannelInput, type UpdateChannelInput } from './channels.schema.js';
+import type { ChannelsRepository } from './channels.repository.js';
+import type { NotificationPlanner } from './notification-planner.js';
+import { emailNotConfigured } from './senders/email.js';
+
+export interface ChannelsServiceDeps {
+  channels: ChannelsRepository;
+  access: OrganizationAccess;
+  secrets: SecretBox;
+  planner: NotificationPlanner;
+  transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
+  wakeDispatcher: () => void;
+  settings: NotificationSettings;
+}
+
+export function createChannelsService(deps: ChannelsServiceDeps) {
+  const { channels, access, secrets } = deps;
+
+  /** Validates config for its type and seals its secrets; a masked secret sent back keeps the stored one. */
+  function prepareConfig(type: ChannelType, raw: Record<string, unknown>, previous: Record<string, unknown> = {}): Record<string, unknown> {
+    const candidate = { ...raw };
+    for (const key of SECRET_CONFIG_KEYS) {
+      const kept = previous[key];
+      if (typeof candidate[key] === 'string' && typeof kept === 'string' && candidate[key] === maskSecret(secrets.open(kept))) candidate[key] = secrets.open(kept);
+    }
+    const parsed = CHANNEL_CONFIG[type].safeParse(candidate);
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((i) => ({
+        path: ['config', ...i.path.map(String)].join('.'),
+        message: i.code === 'unrecognized_keys' ? `${i.keys.join(', ')} not a config key of a ${type} channel` : i.message,
+      }));
+      throw validationFailed(`invalid config for a ${type} channel: ${details[0]?.path}: ${details[0]?.message}`, details);
+    }
+    const sealed: Record<string, unknown> = { ...parsed.data };
+    for (const key of SECRET_CONFIG_KEYS) if (typeof sealed[key] === 'string') sealed[key] = secrets.seal(sealed[key] as string);
+    return sealed;
+  }
+
+  async function findIn(organizationId: string, id: string): Promise<Channel> {
+    const channel = await channels.find(organizationId, id);
+    if (!channel) throw notFound('notification channel');
+    return channel;
+  }
+
+  return {
+    async create(actor: Actor, input: CreateChannelInput): Promise<Channel> {
+      const organizationId = await access.resolveWritable(actor);
+      const config = prepareConfig(input.channel_type, input.config);
+      return channels.insert({ id: randomUUID(), organizationId, name: input.name, channelType: input.channel_type, config, enabled: input.enabled });
+    },
+    async list(actor: Actor): Promise<Channel[]> {
+      return channels.list(await access.resolveReadable(actor));
+    },
+    async get(actor: Actor, id: string): Promise<Channel> {
+      return findIn(await access.resolveReadable(actor), id);
+    },
+    async update(actor: Actor, id: string, input: UpdateChannelInput): Promise<Channel> {
+      const current = await findIn(await access.resolveWritable(actor), id);
+      const config = input.config ? prepareConfig(current.channelType, input.config, current.config) : undefined;
+      return channels.update(id, { name: input.name, config, enabled: input.enabled });
+    },
+    async remove(actor: Actor, id: string): Promise<void> {
+      await findIn(await access.resolveWritable(actor), id);
+      await channels.delete(id);
+    },
+    /** Queues a test message; answers the delivery id. */
+    async test(actor: Actor, id: string): Promise<string> {
+      const channel = await findIn(await access.resolveWritable(actor), id);
+      if (channel.channelType === 'email' && !deps.settings.smtp) throw validationFailed(emailNotConfigured(deps.settings));
+      if (channel.channelType === 'sms' && !deps.settings.sms) throw validationFailed('SMS delivery is not configured: set SMS_GATEWAY_URL (and SMS_GATEWAY_USER, SMS_GATEWAY_PASSWORD, SMS_FROM as needed)');
+      const deliveryId = await deps.transaction((tx) => deps.planner.enqueueTest(tx, channel));
+      deps.wakeDispatcher();
+      return deliveryId;
+    },
+    openSecret: (sealed: string) => (secrets.isSealed(sealed) ? secrets.open(sealed) : sealed),
+  };
+}
+
+export type ChannelsService = ReturnType<typeof createChannelsService>;

@@ -1,0 +1,125 @@
+// The notification outbox. Rows are enqueued inside the transaction that changes an alert,
+// claimed with FOR UPDATE SKIP LOCKED (any number of replicas, no leader), leased while they
+// are being sent, and every attempt is recorded.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { fromRow as channelFromRow } from './channels.repository.js';
+import type { Attempt, ClaimedDelivery, NewDelivery } from './delivery.js';
+
+export interface DeliveriesRepository {
+  enqueue(tx: EntityManager, deliveries: NewDelivery[]): Promise<void>;
+  /** Claims up to `limit` due deliveries, leasing them for `leaseMs`. */
+  claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Claims every pending digest delivery of a channel, due or not. */
+  claimGrouped(channelId: string, now: Date, leaseMs: number): Promise<ClaimedDelivery[]>;
+  recordSuccess(ids: string[], attempt: Attempt): Promise<void>;
+  recordFailure(ids: string[], attempt: Attempt, retryAt: Date | null): Promise<void>;
+  listForAlert(alertId: string): Promise<DeliveryView[]>;
+}
+
+export interface DeliveryView {
+  id: string;
+  channel_id: string;
+  event: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+  history: { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number }[];
+}
+
+const CLAIMED = `d.id, d.payload, d.grouped, d.attempts, c.id as c_id, c.organization_id as c_organization_id, c.name as c_name,
+  c.channel_type as c_channel_type, c.config as c_config, c.enabled as c_enabled, c.created_at as c_created_at, c.updated_at as c_updated_at`;
+
+export function createDeliveriesRepository(em: () => EntityManager): DeliveriesRepository {
+  const claim = (where: string, params: unknown[], limit: number, leaseUntil: Date) =>
+    em().transactional(async (tx) => {
+      const rows = await tx.execute<Record<string, unknown>[]>(
+        `with due as (
+           select id from deliveries where status = 'pending' and ${where}
+            order by next_attempt_at limit ${limit} for update skip locked
+         ), leased as (
+           update deliveries d set next_attempt_at = ? from due where d.id = due.id returning d.*
+         )
+         select ${CLAIMED} from leased d join notification_channels c on c.id = d.channel_id order by d.created_at`,
+        [...params, leaseUntil.toISOString()],
+      );
+      return rows.map(toClaimed);
+    });
+
+  return {
+    async enqueue(tx, deliveries) {
+      if (deliveries.length === 0) return;
+      await tx.execute(
+        `insert into deliveries (id, organization_id, channel_id, alert_id, event, payload, status, grouped, next_attempt_at)
+         values ${deliveries.map(() => "(?, ?, ?, ?, ?, ?::jsonb, 'pending', ?, ?)").join(',')}`,
+        deliveries.flatMap((d) => [d.id, d.organizationId, d.channelId, d.alertId, d.payload.event, JSON.stringify(d.payload), d.grouped, d.nextAttemptAt.toISOString()]),
+      );
+    },
+
+    claimDue: (now, limit, leaseMs) => claim('next_attempt_at <= ?', [now.toISOString()], limit, new Date(now.getTime() + leaseMs)),
+
+    claimGrouped: (channelId, now, leaseMs) => claim('grouped and channel_id = ?', [channelId], 500, new Date(now.getTime() + leaseMs)),
+
+    async recordSuccess(ids, attempt) {
+      await em().transactional(async (tx) => {
+        await tx.execute(
+          `update deliveries set status = 'delivered', attempts = attempts + 1, delivered_at = ?, last_error = null where id in (${ids.map(() => '?').join(',')})`,
+          [attempt.at.toISOString(), ...ids],
+        );
+        await insertAttempts(tx, ids, attempt);
+      });
+    },
+
+    async recordFailure(ids, attempt, retryAt) {
+      await em().transactional(async (tx) => {
+        await tx.execute(
+          `update deliveries set attempts = attempts + 1, last_error = ?, status = ?, next_attempt_at = coalesce(?, next_attempt_at)
+            where id in (${ids.map(() => '?').join(',')})`,
+          [attempt.error, retryAt ? 'pending' : 'failed', retryAt?.toISOString() ?? null, ...ids],
+        );
+        await insertAttempts(tx, ids, attempt);
+      });
+    },
+
+    async listForAlert(alertId) {
+      const rows = await em().execute<Record<string, unknown>[]>(
+        `select d.id, d.channel_id, d.event, d.status, d.attempts, d.next_attempt_at, d.last_error, d.created_at, d.delivered_at,
+                coalesce(json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code, 'error', a.error, 'duration_ms', a.duration_ms)
+                  order by a.attempted_at) filter (where a.id is not null), '[]') as history
+           from deliveries d left join delivery_attempts a on a.delivery_id = d.id
+          where d.alert_id = ? group by d.id order by d.created_at, d.id`,
+        [alertId],
+      );
+      const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+      return rows.map((r) => ({
+        id: String(r.id),
+        channel_id: String(r.channel_id),
+        event: String(r.event),
+        status: String(r.status),
+        attempts: Number(r.attempts),
+        next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+        last_error: (r.last_error as string | null) ?? null,
+        created_at: iso(r.created_at)!,
+        delivered_at: iso(r.delivered_at),
+        history: (r.history as DeliveryView['history']).map((h) => ({ ...h, attempted_at: iso(h.attempted_at)! })),
+      }));
+    },
+  };
+}
+
+async function insertAttempts(tx: EntityManager, ids: string[], a: Attempt): Promise<void> {
+  await tx.execute(
+    `insert into delivery_attempts (delivery_id, attempted_at, status_code, error, duration_ms) values ${ids.map(() => '(?, ?, ?, ?, ?)').join(',')}`,
+    ids.flatMap((id) => [id, a.at.toISOString(), a.statusCode, a.error, a.durationMs]),
+  );
+}
+
+function toClaimed(r: Record<string, unknown>): ClaimedDelivery {
+  const channel = channelFromRow({
+    id: r.c_id, organization_id: r.c_organization_id, name: r.c_name, channel_type: r.c_channel_type,
+    config: r.c_config, enabled: r.c_enabled, created_at: r.c_created_at, updated_at: r.c_updated_at,
+  });
+  return { id: String(r.id), channel, payload: r.payload as ClaimedDelivery['payload'], grouped: Boolean(r.grouped), attempts: Number(r.attempts) };
+}

@@ -1,0 +1,36 @@
+// E-mail through SMTP (nodemailer). Without SMTP settings every e-mail delivery fails at
+// once, naming the missing settings, instead of retrying for an hour.
+import nodemailer from 'nodemailer';
+import type { NotificationSettings } from '../../../config.js';
+import { digestText } from '../message.js';
+import { SendError, type Sender } from './sender.js';
+
+export function emailSender(settings: NotificationSettings): Sender {
+  const smtp = settings.smtp;
+  const transport = smtp
+    ? nodemailer.createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        secure: smtp.secure,
+        auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 10_000,
+      })
+    : undefined;
+  return async ({ config, payload, digest }) => {
+    if (!transport || !smtp) throw new SendError(emailNotConfigured(settings), null, true);
+    const subject = digest ? `[Outpost] ${digest.length} alerts` : `[Outpost] ${payload.text.slice(0, 200)}`;
+    const text = digest ? digestText(digest) : `${payload.text}\n\n${JSON.stringify({ alert: payload.alert, service: payload.service }, null, 2)}\n`;
+    try {
+      await transport.sendMail({ from: smtp.from, to: String(config.to), subject, text });
+    } catch (err) {
+      throw new SendError(`SMTP: ${(err as Error).message}`, (err as { responseCode?: number }).responseCode ?? null);
+    }
+    return { statusCode: null };
+  };
+}
+
+export function emailNotConfigured(settings: NotificationSettings): string {
+  return `e-mail delivery is not configured: set ${settings.smtpMissing.join(', ')} (and SMTP_PORT, SMTP_USER, SMTP_PASSWORD, SMTP_FROM, SMTP_SECURE as needed)`;
+}
