@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../control-plane/src/config.js';
-import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/control-plane.js';
+import { startControlPlane, type RunningControlPlane, type StartOptions } from '../../control-plane/src/control-plane.js';
 import { createLogger } from '../../control-plane/src/logger.js';
 import { ApiClient } from './api-client.js';
 import { testDatabase } from './test-database.js';
@@ -23,6 +23,8 @@ export interface HarnessOptions {
   ownEmbeddedDatabase?: boolean;
   /** A fixed gRPC port, so agents reconnect to a restarted control plane. */
   grpcPort?: number;
+  /** Passed to the control plane: a movable clock, fast retries, short job intervals. */
+  start?: StartOptions;
   env?: Record<string, string>;
 }
 
@@ -43,7 +45,7 @@ export async function startTestControlPlane(options: HarnessOptions = {}): Promi
     ...options.env,
   });
   const logger = createLogger(config.logLevel);
-  const running = await startControlPlane(config, logger, { inMemoryDatabase: options.ownEmbeddedDatabase });
+  const running = await startControlPlane(config, logger, { inMemoryDatabase: options.ownEmbeddedDatabase, ...options.start });
   const baseUrl = `http://127.0.0.1:${running.httpPort}`;
   return {
     running,

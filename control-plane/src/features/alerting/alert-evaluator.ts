@@ -108,6 +108,8 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps) {
 
 export type AlertEvaluator = ReturnType<typeof createAlertEvaluator>;
 
+const CHECK_VERDICT = { RED: 'check failed', YELLOW: 'check slow', GREEN: 'check matched' } as const;
+
 function newAlert(rule: AlertRule, result: StoredResult, now: Date): NewAlert {
   return {
     id: randomUUID(),
@@ -117,7 +119,7 @@ function newAlert(rule: AlertRule, result: StoredResult, now: Date): NewAlert {
     alertRuleId: rule.id,
     severity: rule.severity,
     title: `${result.serviceName} is ${result.status}`,
-    message: `${result.status}: ${result.message} (response time ${Math.round(result.responseTimeMs)} ms, location ${result.location}, rule "${rule.name}")`,
+    message: `${CHECK_VERDICT[result.status]}: ${result.message} (response time ${Math.round(result.responseTimeMs)} ms, location ${result.location}, rule "${rule.name}")`,
     firedAt: now,
   };
 }
