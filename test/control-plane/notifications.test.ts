@@ -10,7 +10,7 @@ import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-a
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 import { startHttpReceiver, type HttpReceiver } from '../fixtures/http-receiver.js';
-import { freePort } from '../fixtures/peers/net-fixtures.js';
+import { freePort, tcpListener } from '../fixtures/peers/net-fixtures.js';
 
 interface Mail {
   to: string;
@@ -203,6 +203,22 @@ describe('notifications', () => {
       }, { what: 'the delivery recorded as delivered' });
       expect(deliveries[0]).to.include({ attempts: 4, event: 'alert_fired' });
       expect(deliveries[0].history.map((h: any) => h.status_code)).to.deep.equal([500, 500, 500, 200]);
+    });
+
+    it('keeps delivering to healthy channels while another endpoint hangs', async () => {
+      const { user, service } = await setup('hanging');
+      const silent = await tcpListener();
+      try {
+        await channel(user, 'webhook', { url: `http://${silent.endpoint}/never` });
+        const path = `/healthy-${randomUUID()}`;
+        await channel(user, 'chat', { webhook_url: `${receiver.url}${path}` });
+        const started = Date.now();
+        await fail(service.id);
+        await receiver.waitFor((q) => q.url === path, 'the healthy channel', 5_000);
+        expect(Date.now() - started, 'well before the hanging request times out (10 s)').to.be.below(5_000);
+      } finally {
+        await silent.close();
+      }
     });
 
     it('records e-mail deliveries as failed, naming the missing settings, when SMTP is not configured', async () => {

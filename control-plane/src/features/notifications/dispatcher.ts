@@ -26,9 +26,10 @@ export interface DispatcherDeps {
   logger: Logger;
   retry?: RetryPolicy;
   pollIntervalMs?: number;
+  /** Deliveries being sent at once. */
+  maxInFlight?: number;
 }
 
-const BATCH = 50;
 const LEASE_MS = 60_000;
 
 export interface Dispatcher {
@@ -38,9 +39,10 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-export function createDispatcher({ deliveries, senders, secrets, clock, logger, retry = DEFAULT_RETRY, pollIntervalMs = 1_000 }: DispatcherDeps): Dispatcher {
+export function createDispatcher({ deliveries, senders, secrets, clock, logger, retry = DEFAULT_RETRY, pollIntervalMs = 1_000, maxInFlight = 64 }: DispatcherDeps): Dispatcher {
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
+  let filling: Promise<void> | undefined;
+  const sending = new Set<Promise<void>>();
   let again = false;
   let stopped = true;
 
@@ -54,38 +56,51 @@ export function createDispatcher({ deliveries, senders, secrets, clock, logger, 
     const [first] = group;
     if (!first) return;
     const ids = group.map((d) => d.id);
-    const started = clock.now();
+    const at = clock.now();
     const t0 = performance.now();
+    let statusCode: number | null = null;
+    let failure: SendError | undefined;
     try {
-      const outcome = await senders[first.channel.channelType]({
+      ({ statusCode } = await senders[first.channel.channelType]({
         config: openConfig(first.channel.config),
         payload: first.payload,
         digest: first.grouped ? group.map((d) => d.payload) : undefined,
-      });
-      await deliveries.recordSuccess(ids, { at: started, statusCode: outcome.statusCode, error: null, durationMs: Math.round(performance.now() - t0) });
+      }));
     } catch (err) {
-      const e = err instanceof SendError ? err : new SendError(err instanceof Error ? err.message : String(err));
-      const attempt = first.attempts + 1;
-      const retryAt = e.permanent || attempt >= retry.maxAttempts ? null : new Date(clock.now().getTime() + retry.baseDelayMs * 2 ** (attempt - 1));
-      await deliveries.recordFailure(ids, { at: started, statusCode: e.statusCode, error: e.message, durationMs: Math.round(performance.now() - t0) }, retryAt);
-      logger.warn({ deliveryIds: ids, channelId: first.channel.id, attempt, error: e.message, retryAt }, 'notification delivery failed');
+      failure = err instanceof SendError ? err : new SendError(err instanceof Error ? err.message : String(err));
     }
+    const durationMs = Math.round(performance.now() - t0);
+    if (!failure) return deliveries.recordSuccess(ids, { at, statusCode, error: null, durationMs });
+    const attempt = first.attempts + 1;
+    const retryAt = failure.permanent || attempt >= retry.maxAttempts ? null : new Date(clock.now().getTime() + retry.baseDelayMs * 2 ** (attempt - 1));
+    await deliveries.recordFailure(ids, { at, statusCode: failure.statusCode, error: failure.message, durationMs }, retryAt);
+    logger.warn({ deliveryIds: ids, channelId: first.channel.id, attempt, error: failure.message, retryAt }, 'notification delivery failed');
   }
 
-  async function runOnce(): Promise<boolean> {
-    const claimed = await deliveries.claimDue(clock.now(), BATCH, LEASE_MS);
-    const groups: ClaimedDelivery[][] = [];
-    const digestChannels = new Set<string>();
-    for (const d of claimed) {
-      if (!d.grouped) groups.push([d]);
-      else if (!digestChannels.has(d.channel.id)) {
-        digestChannels.add(d.channel.id);
-        const rest = await deliveries.claimGrouped(d.channel.id, clock.now(), LEASE_MS);
-        groups.push([d, ...rest.filter((r) => r.id !== d.id)]);
+  /** Claims due work while there is room, and starts sending it without waiting for it. */
+  async function fill(): Promise<void> {
+    while (!stopped && sending.size < maxInFlight) {
+      const claimed = await deliveries.claimDue(clock.now(), maxInFlight - sending.size, LEASE_MS);
+      if (claimed.length === 0) return;
+      const digestChannels = new Set<string>();
+      for (const d of claimed) {
+        let group = [d];
+        if (d.grouped) {
+          if (digestChannels.has(d.channel.id)) continue;
+          digestChannels.add(d.channel.id);
+          const rest = await deliveries.claimGrouped(d.channel.id, clock.now(), LEASE_MS);
+          group = [d, ...rest.filter((r) => r.id !== d.id)];
+        }
+        // A slow or dead endpoint holds one slot, never the whole dispatcher.
+        const sent: Promise<void> = send(group)
+          .catch((err) => logger.error({ err }, 'recording a delivery failed'))
+          .finally(() => {
+            sending.delete(sent);
+            tick();
+          });
+        sending.add(sent);
       }
     }
-    await Promise.all(groups.map(send));
-    return claimed.length === BATCH;
   }
 
   function schedule(delayMs: number): void {
@@ -94,17 +109,15 @@ export function createDispatcher({ deliveries, senders, secrets, clock, logger, 
   }
 
   function tick(): void {
-    if (running) {
+    if (stopped) return;
+    if (filling) {
       again = true;
       return;
     }
-    running = runOnce()
-      .then((more) => {
-        again ||= more;
-      })
+    filling = fill()
       .catch((err) => logger.error({ err }, 'the notification dispatcher failed a round'))
       .finally(() => {
-        running = undefined;
+        filling = undefined;
         const now = again;
         again = false;
         schedule(now ? 0 : pollIntervalMs);
@@ -116,15 +129,12 @@ export function createDispatcher({ deliveries, senders, secrets, clock, logger, 
       stopped = false;
       schedule(0);
     },
-    wake() {
-      if (stopped) return;
-      if (running) again = true;
-      else schedule(0);
-    },
+    wake: tick,
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      await filling;
+      await Promise.all([...sending]);
     },
   };
 }
