@@ -18,6 +18,8 @@ import type { MaintenanceService } from './features/maintenance/maintenance.serv
 import { channelsRoutes } from './features/notifications/channels.routes.js';
 import type { ChannelsService } from './features/notifications/channels.service.js';
 import type { Clock } from './clock.js';
+import { agentsRoutes } from './features/agents/agents.routes.js';
+import type { AgentsService } from './features/agents/agents.service.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { servicesRoutes } from './features/services/services.routes.js';
 import type { ServicesService } from './features/services/services.service.js';
@@ -39,6 +41,7 @@ export interface AppDeps {
   channels: ChannelsService;
   maintenance: MaintenanceService;
   escalation: EscalationService;
+  agents: AgentsService;
   clock: Clock;
   feed: WsFeed;
   pingDatabase: () => Promise<void>;
@@ -59,6 +62,7 @@ export function createApp(deps: AppDeps) {
     channelsRoutes(deps.channels),
     maintenanceRoutes(deps.maintenance, deps.clock),
     escalationRoutes(deps.escalation),
+    agentsRoutes(deps.agents, deps.clock),
   ];
   const guarded = new Router();
   guarded.use(authenticate(deps.tokens));

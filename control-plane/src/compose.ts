@@ -5,6 +5,8 @@ import type { Config } from './config.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import type { Database } from './db/database.js';
 import { createAgentAuthenticator } from './features/agents/agent-auth.js';
+import { createAgentsRepository } from './features/agents/agents.repository.js';
+import { createAgentsService } from './features/agents/agents.service.js';
 import { createAssignmentHub } from './features/agents/assignment-hub.js';
 import { createAlertEvaluator } from './features/alerting/alert-evaluator.js';
 import { createAlertsRepository } from './features/alerting/alerts.repository.js';
@@ -94,6 +96,19 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, escalation: escalationRepo, planner, clock });
   const escalationJob = createEscalationJob({ escalation: escalationRepo, alerts: alertsRepo, planner, clock, logger, wakeDispatcher, intervalMs: options.jobIntervalMs });
 
+  const agentsRepo = createAgentsRepository(db.em);
+  const gateway = createAgentGateway({
+    auth: createAgentAuthenticator(secrets.agentToken, agentsRepo),
+    hub,
+    presence: {
+      connected: agentsRepo.markConnected,
+      seen: agentsRepo.markSeen,
+      disconnected: agentsRepo.markDisconnected,
+    },
+    ingest: createIngestService({ results: createCheckResultsRepository(db.em), evaluator, events: bus, wakeDispatcher }),
+    logger,
+  });
+
   const appDeps = {
     logger,
     tokens,
@@ -111,16 +126,10 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     channels: createChannelsService({ channels: createChannelsRepository(db.em), access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications }),
     maintenance: createMaintenanceService(maintenanceRepo, access, references),
     escalation: createEscalationService(escalationRepo, access, references),
+    agents: createAgentsService(agentsRepo, access, (agentId) => gateway.disconnectAgent(agentId)),
     feed: createWsFeed(tokens, bus, logger),
     pingDatabase: db.ping,
   };
-
-  const gateway = createAgentGateway({
-    auth: createAgentAuthenticator(secrets.agentToken),
-    hub,
-    ingest: createIngestService({ results: createCheckResultsRepository(db.em), evaluator, events: bus, wakeDispatcher }),
-    logger,
-  });
 
   return { appDeps, gateway, hub, dispatcher, escalationJob };
 }

@@ -10,6 +10,8 @@ export interface PublisherOptions {
   maxResults?: number;
   maxDelayMs?: number;
   maxInFlight?: number;
+  /** A batch not acknowledged within this long is sent again (the control plane may have failed it). */
+  ackTimeoutMs?: number;
 }
 
 export interface Publisher {
@@ -24,8 +26,8 @@ export interface Publisher {
   stop(): void;
 }
 
-export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 200, maxInFlight = 8 }: PublisherOptions): Publisher {
-  const inFlight = new Set<string>();
+export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 200, maxInFlight = 8, ackTimeoutMs = 30_000 }: PublisherOptions): Publisher {
+  const inFlight = new Map<string, NodeJS.Timeout>();
   let online = false;
   let timer: NodeJS.Timeout | undefined;
   let drained: (() => void) | undefined;
@@ -36,8 +38,18 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
       if (inFlight.size >= maxInFlight) break;
       if (inFlight.has(batch.batchId)) continue;
       if (!send(batch)) break;
-      inFlight.add(batch.batchId);
+      const timer = setTimeout(() => {
+        inFlight.delete(batch.batchId);
+        pump();
+      }, ackTimeoutMs);
+      timer.unref();
+      inFlight.set(batch.batchId, timer);
     }
+  };
+
+  const forgetInFlight = () => {
+    for (const timer of inFlight.values()) clearTimeout(timer);
+    inFlight.clear();
   };
 
   const flush = () => {
@@ -60,14 +72,15 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
     flush,
     connected() {
       online = true;
-      inFlight.clear();
+      forgetInFlight();
       pump();
     },
     disconnected() {
       online = false;
-      inFlight.clear();
+      forgetInFlight();
     },
     acknowledged(batchId) {
+      clearTimeout(inFlight.get(batchId));
       inFlight.delete(batchId);
       spool.acknowledge(batchId);
       pump();
@@ -89,6 +102,7 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
       clearTimeout(timer);
       timer = undefined;
       online = false;
+      forgetInFlight();
     },
   };
 }

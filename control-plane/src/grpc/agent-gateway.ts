@@ -1,7 +1,7 @@
 // The control plane's end of the agent stream: authenticates the hello, joins the agent to
 // the assignment hub, ingests result batches and acknowledges each one once stored.
 import { status as GrpcStatus, type ServerDuplexStream } from '@grpc/grpc-js';
-import type { AgentMessage, ControlMessage, CheckResult } from '../../../shared/src/gen/agent.js';
+import type { AgentMessage, CheckResult, ControlMessage, Hello } from '../../../shared/src/gen/agent.js';
 import type { AgentAuthenticator } from '../features/agents/agent-auth.js';
 import type { AgentSession, AssignmentHub, HubMessage } from '../features/agents/assignment-hub.js';
 import type { AgentResult, IngestService } from '../features/checks/ingest.service.js';
@@ -12,54 +12,94 @@ const HEARTBEAT_INTERVAL_SECONDS = 15;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LOCATION = /^[a-z0-9][a-z0-9_.-]{0,62}$/i;
 
+/** Where a registered agent's presence is recorded (status online/offline, last_seen_at). */
+export interface AgentPresence {
+  connected(agentId: string, facts: { version: string; hostname: string }): Promise<void>;
+  seen(agentId: string): Promise<void>;
+  disconnected(agentId: string): Promise<void>;
+}
+
 export interface AgentGatewayDeps {
   auth: AgentAuthenticator;
   hub: AssignmentHub;
   ingest: IngestService;
+  presence: AgentPresence;
   logger: Logger;
+  /** An agent silent for this long is taken for gone and its services move elsewhere. */
+  silenceLimitMs?: number;
 }
 
 type Stream = ServerDuplexStream<AgentMessage, ControlMessage>;
 
 export interface AgentGateway {
   connect(call: Stream): void;
+  /** Ends the streams of a registered agent (deleted, or its token revoked). */
+  disconnectAgent(agentId: string): void;
   /** Ends every open stream (shutdown); agents reconnect elsewhere or later. */
   closeAll(): void;
   /** Resolves when every batch being ingested has been stored and acknowledged. */
   drain(): Promise<void>;
 }
 
-export function createAgentGateway({ auth, hub, ingest, logger }: AgentGatewayDeps): AgentGateway {
-  const open = new Set<Stream>();
+export function createAgentGateway({ auth, hub, ingest, presence, logger, silenceLimitMs = HEARTBEAT_INTERVAL_SECONDS * 3_000 }: AgentGatewayDeps): AgentGateway {
+  const open = new Map<Stream, AgentSession | undefined>();
+  const quietly = (work: Promise<void>) => void work.catch((err) => logger.warn({ err }, 'recording agent presence failed'));
   const inFlight = new Set<Promise<void>>();
 
   function fail(call: Stream, code: GrpcStatus, details: string): void {
     call.emit('error', { code, details });
   }
 
-  function connect(call: Stream): void {
-    open.add(call);
-    let session: AgentSession | undefined;
-    const helloTimer = setTimeout(() => fail(call, GrpcStatus.DEADLINE_EXCEEDED, 'no hello within 10 s'), HELLO_TIMEOUT_MS);
+  async function welcome(call: Stream, hello: Hello): Promise<AgentSession | undefined> {
+    const identity = await auth.verify(hello.token);
+    if (!identity) return void fail(call, GrpcStatus.UNAUTHENTICATED, 'invalid agent token');
+    if (!UUID.test(hello.agentId) || !LOCATION.test(hello.location)) {
+      return void fail(call, GrpcStatus.INVALID_ARGUMENT, 'hello needs a UUID agent_id and a location of letters, digits, dots, dashes or underscores');
+    }
+    // A registered agent is who its token says, wherever it claims to be.
+    const session: AgentSession =
+      identity.kind === 'platform'
+        ? { agentId: hello.agentId, location: hello.location, organizationId: null, send: (m) => write(call, toControlMessage(m)) }
+        : { agentId: identity.agentId, location: identity.location, organizationId: identity.organizationId, send: (m) => write(call, toControlMessage(m)) };
+    if (identity.kind === 'organization') {
+      if (hello.location !== identity.location) logger.warn({ agentId: identity.agentId, claimed: hello.location, registered: identity.location }, 'agent claims another location than it was registered with');
+      quietly(presence.connected(identity.agentId, { version: hello.version, hostname: hello.hostname }));
+    }
+    write(call, { payload: { $case: 'welcome', value: { agentId: session.agentId, serverTimeMs: Date.now(), heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS } } });
+    logger.info({ agentId: session.agentId, location: session.location, version: hello.version, organizationId: session.organizationId }, 'agent connected');
+    void hub.join(session);
+    return session;
+  }
 
-    call.on('data', (message: AgentMessage) => {
+  function connect(call: Stream): void {
+    open.set(call, undefined);
+    let session: AgentSession | undefined;
+    let greeting: Promise<AgentSession | undefined> | undefined;
+    const helloTimer = setTimeout(() => fail(call, GrpcStatus.DEADLINE_EXCEEDED, 'no hello within 10 s'), HELLO_TIMEOUT_MS);
+    let silence: NodeJS.Timeout | undefined;
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => fail(call, GrpcStatus.UNAVAILABLE, `nothing heard from the agent for ${silenceLimitMs} ms`), silenceLimitMs);
+    };
+
+    call.on('data', async (message: AgentMessage) => {
       const payload = message.payload;
-      if (!session) {
+      heard();
+      if (!greeting) {
         if (payload?.$case !== 'hello') return fail(call, GrpcStatus.FAILED_PRECONDITION, 'the first message must be hello');
         clearTimeout(helloTimer);
-        const hello = payload.value;
-        if (!auth.verify(hello.token)) return fail(call, GrpcStatus.UNAUTHENTICATED, 'invalid agent token');
-        if (!UUID.test(hello.agentId) || !LOCATION.test(hello.location)) {
-          return fail(call, GrpcStatus.INVALID_ARGUMENT, 'hello needs a UUID agent_id and a location of letters, digits, dots, dashes or underscores');
-        }
-        session = { agentId: hello.agentId, location: hello.location, send: (m) => write(call, toControlMessage(m)) };
-        write(call, { payload: { $case: 'welcome', value: { agentId: hello.agentId, serverTimeMs: Date.now(), heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS } } });
-        logger.info({ agentId: hello.agentId, location: hello.location, version: hello.version }, 'agent connected');
-        void hub.join(session);
+        greeting = welcome(call, payload.value);
+        session = await greeting;
+        if (!session) return;
+        if (open.has(call)) open.set(call, session);
+        else finishLate(session); // the stream ended while the hello was being checked
         return;
       }
+      session ??= await greeting;
+      if (!session) return;
+      if (payload?.$case === 'heartbeat' && session.organizationId) quietly(presence.seen(session.agentId));
       if (payload?.$case === 'results') {
-        const origin = { agentId: session.agentId, location: session.location };
+        const origin = { agentId: session.agentId, location: session.location, organizationId: session.organizationId };
         const batch = payload.value;
         const work = ingest
           .ingest(origin, batch.results.filter(isWellFormed).map(toAgentResult))
@@ -71,11 +111,18 @@ export function createAgentGateway({ auth, hub, ingest, logger }: AgentGatewayDe
       }
     });
 
+    const finishLate = (late: AgentSession) => {
+      if (late.organizationId) quietly(presence.disconnected(late.agentId));
+      void hub.join(late).then(() => hub.leave(late));
+    };
     const finish = () => {
       clearTimeout(helloTimer);
-      if (!open.delete(call)) return;
+      clearTimeout(silence);
+      if (!open.has(call)) return;
+      open.delete(call);
       if (session) {
         logger.info({ agentId: session.agentId }, 'agent disconnected');
+        if (session.organizationId) quietly(presence.disconnected(session.agentId));
         void hub.leave(session);
       }
     };
@@ -90,8 +137,11 @@ export function createAgentGateway({ auth, hub, ingest, logger }: AgentGatewayDe
 
   return {
     connect,
+    disconnectAgent(agentId) {
+      for (const [call, session] of open) if (session?.agentId === agentId) fail(call, GrpcStatus.UNAUTHENTICATED, 'this agent was removed');
+    },
     closeAll() {
-      for (const call of open) fail(call, GrpcStatus.UNAVAILABLE, 'the control plane is shutting down');
+      for (const call of open.keys()) fail(call, GrpcStatus.UNAVAILABLE, 'the control plane is shutting down');
     },
     async drain() {
       await Promise.all([...inFlight]);

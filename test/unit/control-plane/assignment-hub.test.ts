@@ -13,7 +13,11 @@ function service(id: string, fields: Partial<ServiceRecord> = {}): ServiceRecord
 
 class FakeSession implements AgentSession {
   messages: HubMessage[] = [];
-  constructor(readonly agentId: string, readonly location = 'local') {}
+  constructor(
+    readonly agentId: string,
+    readonly location = 'local',
+    readonly organizationId: string | null = null,
+  ) {}
   send(m: HubMessage) {
     this.messages.push(m);
   }
@@ -101,6 +105,18 @@ describe('assignment hub', () => {
       await h.settled();
       const removal = a.messages.find((m) => m.kind === 'removal');
       expect(removal).to.deep.equal({ kind: 'removal', serviceId: 'svc-3', version: 5 });
+    });
+
+    it("gives an organization's own agent only that organization's services", async () => {
+      const h = hub();
+      table.push(service('theirs', { organizationId: 'other-org' }));
+      const own = new FakeSession('own', 'local', 'other-org');
+      await h.join(own);
+      expect([...own.held()]).to.deep.equal(['theirs']);
+      const platform = new FakeSession('platform');
+      await h.join(platform);
+      expect(platform.held().size + own.held().size).to.equal(41);
+      expect([...own.held()].every((id) => id === 'theirs')).to.equal(true);
     });
 
     it('sends run_now to the agent holding the service', async () => {

@@ -3,8 +3,10 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration0001Initial } from './0001-initial.js';
 import { Migration0002Alerting } from './0002-alerting.js';
+import { Migration0003Agents } from './0003-agents.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: '0001-initial', class: Migration0001Initial },
   { name: '0002-alerting', class: Migration0002Alerting },
+  { name: '0003-agents', class: Migration0003Agents },
 ];

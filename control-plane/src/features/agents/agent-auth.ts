@@ -1,19 +1,25 @@
-// Who may connect as an agent. For now one platform token (AGENT_TOKEN, or generated and
-// kept in DATA_DIR) admits agents that serve their location for every organization.
+// Who may connect as an agent: the platform token (AGENT_TOKEN, or generated and kept in
+// DATA_DIR) admits agents serving their location for every organization, such as the
+// embedded one; an organization's registered agent serves only that organization.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AgentsRepository } from './agents.repository.js';
 
-export interface AgentIdentity {
-  kind: 'platform';
-}
+export type AgentIdentity =
+  | { kind: 'platform' }
+  | { kind: 'organization'; agentId: string; organizationId: string; location: string };
 
 export interface AgentAuthenticator {
-  verify(token: string): AgentIdentity | null;
+  verify(token: string): Promise<AgentIdentity | null>;
 }
 
-export function createAgentAuthenticator(platformToken: string): AgentAuthenticator {
+export function createAgentAuthenticator(platformToken: string, agents: Pick<AgentsRepository, 'findByToken'>): AgentAuthenticator {
   const expected = digest(platformToken);
   return {
-    verify: (token) => (timingSafeEqual(digest(token), expected) ? { kind: 'platform' } : null),
+    async verify(token) {
+      if (timingSafeEqual(digest(token), expected)) return { kind: 'platform' };
+      const agent = await agents.findByToken(token);
+      return agent && { kind: 'organization', agentId: agent.id, organizationId: agent.organizationId, location: agent.location };
+    },
   };
 }
 

@@ -24,7 +24,14 @@ export type HubMessage =
 export interface AgentSession {
   readonly agentId: string;
   readonly location: string;
+  /** null for a platform agent, which serves every organization. */
+  readonly organizationId: string | null;
   send(message: HubMessage): void;
+}
+
+/** May this session check this service? Platform agents serve all; others their own org's. */
+function serves(session: AgentSession, service: ServiceRecord): boolean {
+  return session.organizationId === null || session.organizationId === service.organizationId;
 }
 
 export interface AssignmentHubDeps {
@@ -64,7 +71,8 @@ export function createAssignmentHub({ listForLocation, toAssignment, logger }: A
     const services = await listForLocation(location);
     const wanted = new Map<SessionState, Assignment[]>(members.map((m) => [m, []]));
     for (const service of services) {
-      const owner = pickOwner(members.map((m) => ({ agentId: m.session.agentId, state: m })), service.id);
+      const candidates = members.filter((m) => serves(m.session, service)).map((m) => ({ agentId: m.session.agentId, state: m }));
+      const owner = pickOwner(candidates, service.id);
       if (owner) wanted.get(owner.state)!.push(toAssignment(service));
     }
     for (const [state, assignments] of wanted) {
@@ -97,9 +105,8 @@ export function createAssignmentHub({ listForLocation, toAssignment, logger }: A
       byLocation.set(state.session.location, list);
     }
     for (const [location, members] of byLocation) {
-      const owner = service.locations.includes(location)
-        ? pickOwner(members.map((m) => ({ agentId: m.session.agentId, state: m })), service.id)?.state
-        : undefined;
+      const candidates = members.filter((m) => serves(m.session, service)).map((m) => ({ agentId: m.session.agentId, state: m }));
+      const owner = service.locations.includes(location) ? pickOwner(candidates, service.id)?.state : undefined;
       for (const state of members) {
         const held = state.held.get(service.id);
         if (state === owner) {

@@ -1,6 +1,6 @@
 // Raw SQL for the hot path. One transaction per batch: insert the results (one multi-row
 // statement, idempotent on the result id), move each service's status and failure streaks
-// forward under row locks taken in id order, then let the caller write what follows from
+// forward under row locks taken in id order before anything else, then let the caller write what follows from
 // the results (alerts, outbox) in the same transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ServiceStatus } from '../../../../shared/src/status.js';
@@ -32,7 +32,8 @@ export interface StoredResult extends IncomingResult {
 }
 
 export interface CheckResultsRepository {
-  ingest<T>(results: IncomingResult[], then: (tx: Tx, stored: StoredResult[]) => Promise<T>): Promise<{ stored: StoredResult[]; outcome: T | undefined }>;
+  /** `organizationId`, when set, drops results for services of other organizations. */
+  ingest<T>(results: IncomingResult[], organizationId: string | null, then: (tx: Tx, stored: StoredResult[]) => Promise<T>): Promise<{ stored: StoredResult[]; outcome: T | undefined }>;
 }
 
 interface ServiceState {
@@ -47,13 +48,14 @@ interface ServiceState {
 
 export function createCheckResultsRepository(em: () => EntityManager): CheckResultsRepository {
   return {
-    async ingest(results, then) {
+    async ingest(results, organizationId, then) {
       if (results.length === 0) return { stored: [], outcome: undefined };
       return em().transactional(async (tx) => {
-        const rows = await tx.execute<Record<string, unknown>[]>(insertSql(results.length), results.flatMap(bindings));
+        // Lock the services first, in id order: inserting results first would take a key-share
+        // lock (the foreign key) that two concurrent batches then both try to upgrade: a deadlock.
+        const states = await lockServices(tx, [...new Set(results.map((r) => r.serviceId))].sort());
+        const rows = await tx.execute<Record<string, unknown>[]>(insertSql(results.length), [...results.flatMap(bindings), organizationId, organizationId]);
         if (rows.length === 0) return { stored: [], outcome: undefined };
-        const ids = [...new Set(rows.map((r) => String(r.service_id)))].sort();
-        const states = await lockServices(tx, ids);
         const stored = rows.map((row) => advance(row, states));
         await saveStates(tx, states);
         return { stored, outcome: await then(tx, stored) };
@@ -120,7 +122,7 @@ function insertSql(count: number): string {
           ), inserted as (
             insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details)
             select v.id, v.service_id, s.organization_id, v.status, v.response_time_ms, v.message, v.location, v.agent_id, v.checked_at, v.ad_hoc, v.details
-              from v join services s on s.id = v.service_id
+              from v join services s on s.id = v.service_id and (?::uuid is null or s.organization_id = ?::uuid)
             on conflict (id) do nothing
             returning *
           )

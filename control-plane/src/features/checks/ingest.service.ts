@@ -21,6 +21,8 @@ export interface AgentResult {
 export interface ResultOrigin {
   agentId: string;
   location: string;
+  /** An organization's own agent may only report on that organization's services. */
+  organizationId: string | null;
 }
 
 export interface IngestDeps {
@@ -49,7 +51,7 @@ export function createIngestService({ results, evaluator, events, wakeDispatcher
         adHoc: r.adHoc,
         details: r.details,
       }));
-      const { stored, outcome } = await results.ingest(incoming, (tx, rows) => evaluator.onResults(tx, rows));
+      const { stored, outcome } = await results.ingest(incoming, origin.organizationId, (tx, rows) => evaluator.onResults(tx, rows));
       publish(events, stored, outcome);
       if (outcome && outcome.fired.length + outcome.resolved.length > 0) wakeDispatcher();
       return stored.length;

@@ -1,0 +1,39 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { Clock } from '../../clock.js';
+import { actorOf } from '../../http/authenticate.js';
+import { parseInput } from '../../http/validate.js';
+import { CreateAgentInput, toAgentJson } from './agents.schema.js';
+import type { AgentsService } from './agents.service.js';
+
+const AgentId = z.uuid({ message: 'agent id must be a UUID' });
+
+export function agentsRoutes(agents: AgentsService, clock: Clock): Router {
+  const router = new Router({ prefix: '/agents' });
+  const idOf = (params: Record<string, string | undefined>) => parseInput(AgentId, params.id, 'agent id');
+
+  router.get('/', async (ctx) => {
+    ctx.body = (await agents.list(actorOf(ctx))).map((a) => toAgentJson(a, clock.now()));
+  });
+  router.post('/', async (ctx) => {
+    const input = parseInput(CreateAgentInput, ctx.request.body);
+    const { agent, token } = await agents.create(actorOf(ctx), input);
+    ctx.status = 201;
+    ctx.body = { ...toAgentJson(agent, clock.now()), token };
+  });
+  router.get('/:id', async (ctx) => {
+    ctx.body = toAgentJson(await agents.get(actorOf(ctx), idOf(ctx.params)), clock.now());
+  });
+  router.post('/:id/token', async (ctx) => {
+    const { agent, token } = await agents.rotateToken(actorOf(ctx), idOf(ctx.params));
+    ctx.body = { ...toAgentJson(agent, clock.now()), token };
+  });
+  router.delete('/:id/previous-token', async (ctx) => {
+    ctx.body = toAgentJson(await agents.revokePreviousToken(actorOf(ctx), idOf(ctx.params)), clock.now());
+  });
+  router.delete('/:id', async (ctx) => {
+    await agents.remove(actorOf(ctx), idOf(ctx.params));
+    ctx.status = 204;
+  });
+  return router;
+}
