@@ -52,12 +52,12 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps) {
     // open alerts on GREEN results, so with those any GREEN result may be a recovery.
     const latencyRules = rules.some((rule) => rule.condition.response_time_ms_above != null);
     const recovered = [...latest.values()].filter(
-      (r) => r.status === 'GREEN' && (latencyRules || troubled.has(r.serviceId)) && !rules.some((rule) => ruleMatches(rule, r)),
+      (r) => r.serviceStatus === 'GREEN' && (latencyRules || troubled.has(r.serviceId)) && !rules.some((rule) => ruleMatches(rule, r)),
     );
     if (matches.size === 0 && recovered.length === 0) return;
 
     const windows = await deps.maintenance.active(tx, organizationId, now);
-    const facts = (r: StoredResult): ServiceFacts => ({ id: r.serviceId, name: r.serviceName, endpoint: r.serviceEndpoint, status: latest.get(r.serviceId)?.status ?? r.status });
+    const facts = (r: StoredResult): ServiceFacts => ({ id: r.serviceId, name: r.serviceName, endpoint: r.serviceEndpoint, status: latest.get(r.serviceId)?.serviceStatus ?? r.serviceStatus });
 
     const candidates = [...matches.values()].filter((m) => !coversService(windows, m.result.serviceId));
     const opened = await alerts.open(tx, candidates.map((m) => newAlert(m.rule, m.result, now)));
@@ -118,7 +118,7 @@ function newAlert(rule: AlertRule, result: StoredResult, now: Date): NewAlert {
     serviceName: result.serviceName,
     alertRuleId: rule.id,
     severity: rule.severity,
-    title: `${result.serviceName} is ${result.status}`,
+    title: `${result.serviceName} is ${result.serviceStatus}`,
     message: `${CHECK_VERDICT[result.status]}: ${result.message} (response time ${Math.round(result.responseTimeMs)} ms, location ${result.location}, rule "${rule.name}")`,
     firedAt: now,
   };

@@ -28,7 +28,10 @@ export interface AlertRule {
 
 export interface EvaluatedResult {
   serviceId: string;
-  status: ServiceStatus;
+  /** The service's status after the result (several locations decide it together). */
+  serviceStatus: ServiceStatus;
+  /** Locations of the service whose latest result is RED or YELLOW. */
+  failingLocations: number;
   responseTimeMs: number;
   /** Consecutive RED results up to and including this one. */
   redStreak: number;
@@ -43,8 +46,9 @@ export function ruleMatches(rule: AlertRule, result: EvaluatedResult): boolean {
   const c = rule.condition;
   const threshold = c.response_time_ms_above ?? null;
   const slow = threshold !== null && result.responseTimeMs > threshold;
-  const statusMatches = (c.statuses ?? DEFAULT_STATUSES).includes(result.status);
+  const statusMatches = (c.statuses ?? DEFAULT_STATUSES).includes(result.serviceStatus);
   if (!statusMatches && !slow) return false;
+  if ((c.min_failing_locations ?? 1) > Math.max(result.failingLocations, slow ? 1 : 0)) return false;
   const needed = c.consecutive_failures ?? 1;
   if (needed > 1) {
     const onlyRed = (c.statuses ?? DEFAULT_STATUSES).every((s) => s === 'RED');

@@ -25,7 +25,11 @@ export interface StoredResult extends IncomingResult {
   serviceEndpoint: string;
   /** The service's status before this result; null when this result did not move it (late). */
   previousStatus: ServiceStatus | null;
-  /** False for a result older than the service's latest: stored, but it moves nothing. */
+  /** The service's status after this result: its locations' latest results, by quorum. */
+  serviceStatus: ServiceStatus;
+  /** How many of the service's locations were RED or YELLOW after this result. */
+  failingLocations: number;
+  /** False for a result older than its location's latest: stored, but it moves nothing. */
   current: boolean;
   redStreak: number;
   failureStreak: number;
@@ -38,6 +42,10 @@ export interface CheckResultsRepository {
 
 interface ServiceState {
   status: ServiceStatus | null;
+  locations: string[];
+  minFailingLocations: number;
+  /** Latest status and time of each location's results. */
+  byLocation: Map<string, { status: ServiceStatus; checkedAt: Date; moved: boolean }>;
   lastCheckedAt: Date | null;
   lastResponseTimeMs: number | null;
   redStreak: number;
@@ -65,8 +73,14 @@ export function createCheckResultsRepository(em: () => EntityManager): CheckResu
 }
 
 async function lockServices(tx: Tx, ids: string[]): Promise<Map<string, ServiceState>> {
+  const marks = ids.map(() => '?').join(',');
   const rows = await tx.execute<Record<string, unknown>[]>(
-    `select id, status, last_checked_at, red_streak, failure_streak from services where id in (${ids.map(() => '?').join(',')}) order by id for update`,
+    `select id, status, locations, options->'min_failing_locations' as min_failing, last_checked_at, red_streak, failure_streak
+       from services where id in (${marks}) order by id for update`,
+    ids,
+  );
+  const latest = await tx.execute<{ service_id: string; location: string; status: ServiceStatus; checked_at: string }[]>(
+    `select service_id, location, status, checked_at from service_location_status where service_id in (${marks})`,
     ids,
   );
   return new Map(
@@ -74,6 +88,11 @@ async function lockServices(tx: Tx, ids: string[]): Promise<Map<string, ServiceS
       String(r.id),
       {
         status: (r.status as ServiceStatus | null) ?? null,
+        locations: (r.locations ?? []) as string[],
+        minFailingLocations: Number(r.min_failing ?? 1) || 1,
+        byLocation: new Map(
+          latest.filter((l) => l.service_id === r.id).map((l) => [l.location, { status: l.status, checkedAt: new Date(l.checked_at), moved: false }]),
+        ),
         lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at as string) : null,
         lastResponseTimeMs: null,
         redStreak: Number(r.red_streak),
@@ -84,27 +103,53 @@ async function lockServices(tx: Tx, ids: string[]): Promise<Map<string, ServiceS
   );
 }
 
-/** Applies one stored row (rows come in checked_at order) to its service's state. */
+/**
+ * Applies one stored row (rows come in checked_at order) to its service's state. The
+ * service is RED when at least min_failing_locations of its locations' latest results are
+ * RED, else YELLOW when as many are RED or YELLOW, else GREEN (API.md).
+ */
 function advance(row: Record<string, unknown>, states: Map<string, ServiceState>): StoredResult {
   const result = fromRow(row);
   const state = states.get(result.serviceId)!;
-  const current = state.lastCheckedAt === null || state.lastCheckedAt <= result.checkedAt;
+  const held = state.byLocation.get(result.location);
+  const current = !held || held.checkedAt <= result.checkedAt;
   let previousStatus: ServiceStatus | null = null;
   if (current) {
+    state.byLocation.set(result.location, { status: result.status, checkedAt: result.checkedAt, moved: true });
+  }
+  const { status: serviceStatus, failing } = quorum(state, result);
+  if (current) {
     previousStatus = state.status;
-    state.status = result.status;
-    state.lastCheckedAt = result.checkedAt;
-    state.redStreak = result.status === 'RED' ? state.redStreak + 1 : 0;
-    state.failureStreak = result.status === 'GREEN' ? 0 : state.failureStreak + 1;
+    state.status = serviceStatus;
+    if (!state.lastCheckedAt || state.lastCheckedAt < result.checkedAt) state.lastCheckedAt = result.checkedAt;
+    state.redStreak = serviceStatus === 'RED' ? state.redStreak + 1 : 0;
+    state.failureStreak = serviceStatus === 'GREEN' ? 0 : state.failureStreak + 1;
     state.lastResponseTimeMs = result.responseTimeMs;
     state.moved = true;
   }
-  return { ...result, previousStatus, current, redStreak: state.redStreak, failureStreak: state.failureStreak };
+  return { ...result, previousStatus, serviceStatus, failingLocations: failing, current, redStreak: state.redStreak, failureStreak: state.failureStreak };
+}
+
+function quorum(state: ServiceState, result: { location: string; status: ServiceStatus }): { status: ServiceStatus; failing: number } {
+  // Locations the service is checked from; a result from elsewhere still counts for itself.
+  const counted = new Set([...state.locations, result.location]);
+  const latest = [...state.byLocation].filter(([location]) => counted.has(location)).map(([, l]) => l.status);
+  const red = latest.filter((s) => s === 'RED').length;
+  const failing = latest.filter((s) => s !== 'GREEN').length;
+  const needed = Math.min(state.minFailingLocations, Math.max(1, latest.length));
+  return { status: red >= needed ? 'RED' : failing >= needed ? 'YELLOW' : 'GREEN', failing };
 }
 
 async function saveStates(tx: Tx, states: Map<string, ServiceState>): Promise<void> {
   const moved = [...states].filter(([, s]) => s.moved);
   if (moved.length === 0) return;
+  const locations = moved.flatMap(([id, s]) => [...s.byLocation].filter(([, l]) => l.moved).map(([location, l]) => ({ id, location, ...l })));
+  await tx.execute(
+    `insert into service_location_status (service_id, location, status, checked_at)
+     values ${locations.map(() => '(?, ?, ?, ?)').join(',')}
+     on conflict (service_id, location) do update set status = excluded.status, checked_at = excluded.checked_at`,
+    locations.flatMap((l) => [l.id, l.location, l.status, l.checkedAt.toISOString()]),
+  );
   await tx.execute(
     `update services s set status = v.status, last_checked_at = v.checked_at, last_response_time_ms = v.response_time_ms,
             red_streak = v.red_streak, failure_streak = v.failure_streak
@@ -134,7 +179,7 @@ function bindings(r: IncomingResult): unknown[] {
   return [r.id, r.serviceId, r.status, r.responseTimeMs, r.message, r.location, r.agentId, r.checkedAt.toISOString(), r.adHoc, JSON.stringify(r.details)];
 }
 
-function fromRow(row: Record<string, unknown>): Omit<StoredResult, 'previousStatus' | 'current' | 'redStreak' | 'failureStreak'> {
+function fromRow(row: Record<string, unknown>): Omit<StoredResult, 'previousStatus' | 'serviceStatus' | 'failingLocations' | 'current' | 'redStreak' | 'failureStreak'> {
   return {
     id: String(row.id),
     serviceId: String(row.service_id),

@@ -78,11 +78,11 @@ function publish(events: EventBus, stored: StoredResult[], effects: AlertEffects
         checked_at: r.checkedAt.toISOString(),
       },
     });
-    if (r.current && r.previousStatus !== r.status) {
+    if (r.current && r.previousStatus !== r.serviceStatus) {
       events.publish({
         type: 'service_status',
         organizationId: r.organizationId,
-        data: { service_id: r.serviceId, service_name: r.serviceName, status: r.status, previous_status: r.previousStatus, changed_at: r.checkedAt.toISOString() },
+        data: { service_id: r.serviceId, service_name: r.serviceName, status: r.serviceStatus, previous_status: r.previousStatus, changed_at: r.checkedAt.toISOString() },
       });
     }
   }
