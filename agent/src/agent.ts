@@ -29,6 +29,8 @@ export interface AgentOptions {
   spoolMaxBytes?: number;
   /** Called when the control plane refuses the agent for good (e.g. a bad token). */
   onFatal?: (reason: string) => void;
+  /** Called after every check (metrics). */
+  onCheck?: (ok: boolean, latenessMs: number | null) => void;
 }
 
 export interface AgentStatus {
@@ -97,7 +99,8 @@ export function createAgent(options: AgentOptions): Agent {
     registry: options.registry,
     logger,
     maxConcurrentChecks: options.maxConcurrentChecks,
-    onResult: (run: CompletedRun) =>
+    onResult: (run: CompletedRun) => {
+      options.onCheck?.(run.result.ok, run.latenessMs);
       publisher.publish({
         id: randomUUID(),
         serviceId: run.assignment.serviceId,
@@ -108,7 +111,8 @@ export function createAgent(options: AgentOptions): Agent {
         checkedAtMs: run.startedAt,
         details: run.result.details,
         adHoc: run.adHoc,
-      }),
+      });
+    },
   });
 
   function handleControlMessage(message: ControlMessage): void {

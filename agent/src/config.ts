@@ -11,7 +11,15 @@ const RunConfigSchema = z.object({
   location: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/i, 'must be 1-63 letters, digits, dots, dashes or underscores').default('default'),
   dataDir: z.string().min(1).default('./data/agent'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+  ca: z.string().min(1).optional(),
+  cert: z.string().min(1).optional(),
+  key: z.string().min(1).optional(),
+  insecure: z.boolean().default(false),
+  statusAddr: z
+    .string()
+    .refine((v) => parseHostPort(v) !== null, 'must be HOST:PORT')
+    .optional(),
+}).refine((c) => Boolean(c.cert) === Boolean(c.key), { message: 'a client certificate needs both --cert and --key', path: ['cert'] });
 
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 
@@ -23,9 +31,16 @@ const OPTION_NAMES: Record<keyof RunConfig, string> = {
   location: '--location',
   dataDir: '--data-dir',
   logLevel: '--log-level',
+  ca: '--ca',
+  cert: '--cert',
+  key: '--key',
+  insecure: '--insecure',
+  statusAddr: '--status-addr',
 };
 
-export function loadRunConfig(flags: Partial<Record<keyof RunConfig, string>>, env: Record<string, string | undefined>): RunConfig {
+export type RunFlags = Partial<Record<Exclude<keyof RunConfig, 'insecure'>, string>> & { insecure?: boolean };
+
+export function loadRunConfig(flags: RunFlags, env: Record<string, string | undefined>): RunConfig {
   const pick = (flag: string | undefined, variable: string | undefined) => flag ?? (variable || undefined);
   const parsed = RunConfigSchema.safeParse({
     server: pick(flags.server, env.OUTPOST_SERVER),
@@ -33,6 +48,11 @@ export function loadRunConfig(flags: Partial<Record<keyof RunConfig, string>>, e
     location: pick(flags.location, env.OUTPOST_LOCATION),
     dataDir: pick(flags.dataDir, env.OUTPOST_DATA_DIR),
     logLevel: pick(flags.logLevel, env.LOG_LEVEL),
+    ca: pick(flags.ca, env.OUTPOST_CA),
+    cert: pick(flags.cert, env.OUTPOST_CERT),
+    key: pick(flags.key, env.OUTPOST_KEY),
+    insecure: flags.insecure ?? ['1', 'true', 'yes'].includes(env.OUTPOST_INSECURE ?? ''),
+    statusAddr: pick(flags.statusAddr, env.OUTPOST_STATUS_ADDR),
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

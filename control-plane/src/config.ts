@@ -21,6 +21,9 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EMBEDDED_AGENT: booleanFlag.default(true),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  GRPC_TLS_CERT: z.string().min(1).optional(),
+  GRPC_TLS_KEY: z.string().min(1).optional(),
+  GRPC_TLS_CLIENT_CA: z.string().min(1).optional(),
   SMTP_HOST: z.string().min(1).optional(),
   SMTP_PORT: port.optional(),
   SMTP_USER: z.string().min(1).optional(),
@@ -46,6 +49,8 @@ export interface Config {
   readonly embeddedAgent: boolean;
   readonly databasePoolSize: number;
   readonly notifications: NotificationSettings;
+  /** Files of the agents' gRPC endpoint TLS; absent: plaintext (loopback and trusted networks only). */
+  readonly grpcTls: { certFile: string; keyFile: string; clientCaFile?: string } | undefined;
 }
 
 export interface NotificationSettings {
@@ -68,6 +73,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`invalid configuration: ${name} ${issue?.message ?? 'is invalid'} (got ${JSON.stringify(env[name] ?? '')})`);
   }
   const c = parsed.data;
+  if (Boolean(c.GRPC_TLS_CERT) !== Boolean(c.GRPC_TLS_KEY)) {
+    throw new ConfigError(`invalid configuration: ${c.GRPC_TLS_CERT ? 'GRPC_TLS_KEY' : 'GRPC_TLS_CERT'} is required when the other is set`);
+  }
   return Object.freeze({
     port: c.PORT,
     grpcPort: c.GRPC_PORT,
@@ -79,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: c.LOG_LEVEL,
     embeddedAgent: c.EMBEDDED_AGENT,
     databasePoolSize: c.DATABASE_POOL_SIZE,
+    grpcTls: c.GRPC_TLS_CERT && c.GRPC_TLS_KEY ? { certFile: c.GRPC_TLS_CERT, keyFile: c.GRPC_TLS_KEY, clientCaFile: c.GRPC_TLS_CLIENT_CA } : undefined,
     notifications: Object.freeze({
       smtp: c.SMTP_HOST
         ? { host: c.SMTP_HOST, port: c.SMTP_PORT ?? (c.SMTP_SECURE ? 465 : 587), secure: c.SMTP_SECURE ?? false, user: c.SMTP_USER, password: c.SMTP_PASSWORD, from: c.SMTP_FROM ?? `outpost@${c.SMTP_HOST}` }

@@ -40,7 +40,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   const parts = compose(config, db, secrets, logger, { clock: options.clock ?? systemClock, retry: options.retry, jobIntervalMs: options.jobIntervalMs });
   const app = createApp(parts.appDeps);
 
-  const grpc = await startGrpcServer(parts.gateway, config.host, config.grpcPort);
+  const grpc = await startGrpcServer(parts.gateway, config.host, config.grpcPort, config.grpcTls);
   const http: Server = await new Promise((resolve, reject) => {
     const server = app.listen(config.port, config.host, () => resolve(server));
     server.once('error', reject);
@@ -52,7 +52,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
 
   // Loaded only when wanted: the probers pull in native add-ons the API does not need.
   const agent = config.embeddedAgent
-    ? await (await import('./embedded-agent.js')).startEmbeddedAgent(grpc.port, secrets.agentToken, config.dataDir, logger)
+    ? await (await import('./embedded-agent.js')).startEmbeddedAgent(grpc.port, secrets.agentToken, config.dataDir, logger, config.grpcTls?.certFile)
     : undefined;
 
   return {

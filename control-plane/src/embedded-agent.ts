@@ -1,6 +1,8 @@
 // The agent built into the control plane: the same agent code, dialling the control plane's
 // own gRPC port over loopback and serving the location `local`.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { credentials } from '@grpc/grpc-js';
 import { createAgent } from '../../agent/src/agent.js';
 import { defaultProbers } from '../../agent/src/probers/index.js';
 import { createProberRegistry } from '../../agent/src/probers/registry.js';
@@ -13,8 +15,12 @@ export interface EmbeddedAgent {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedAgent(grpcPort: number, token: string, dataDir: string, logger: Logger): Promise<EmbeddedAgent> {
+/** With TLS on the gRPC port, the embedded agent trusts the server's own certificate. */
+export async function startEmbeddedAgent(grpcPort: number, token: string, dataDir: string, logger: Logger, serverCertFile?: string): Promise<EmbeddedAgent> {
   const agent = createAgent({
+    credentials: serverCertFile
+      ? credentials.createSsl(readFileSync(serverCertFile), null, null, { checkServerIdentity: () => undefined })
+      : credentials.createInsecure(),
     server: `127.0.0.1:${grpcPort}`,
     token,
     location: EMBEDDED_LOCATION,

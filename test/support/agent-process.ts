@@ -10,11 +10,11 @@ export interface AgentProcess {
   kill(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-export function startAgentProcess(args: { server: string; token: string; location: string; dataDir: string }): AgentProcess {
+export function startAgentProcess(args: { server: string; token: string; location: string; dataDir: string; extra?: string[] }): AgentProcess {
   const cli = path.resolve('agent/src/cli.ts');
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', cli, 'run', '--server', args.server, '--token', args.token, '--location', args.location, '--data-dir', args.dataDir],
+    ['--import', 'tsx', cli, 'run', '--server', args.server, '--token', args.token, '--location', args.location, '--data-dir', args.dataDir, ...(args.extra ?? [])],
     { env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -20,6 +20,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .option('--location <name>', 'location this agent checks from (OUTPOST_LOCATION)')
     .option('--data-dir <dir>', 'where the agent keeps its id and undelivered results (OUTPOST_DATA_DIR)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (LOG_LEVEL)')
+    .option('--ca <file>', 'CA certificate to trust for the control plane instead of the system store (OUTPOST_CA)')
+    .option('--cert <file>', 'client certificate for mTLS (OUTPOST_CERT)')
+    .option('--key <file>', 'private key of the client certificate (OUTPOST_KEY)')
+    .option('--insecure', 'plaintext even to a non-loopback control plane (OUTPOST_INSECURE)')
+    .option('--status-addr <host:port>', 'serve /healthz and Prometheus /metrics here (OUTPOST_STATUS_ADDR)')
     .action(async (flags) => {
       exitCode = await runAgent(flags, env);
     });

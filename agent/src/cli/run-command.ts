@@ -1,18 +1,26 @@
 // `outpost-agent run`: connects to the control plane and runs checks until SIGTERM/SIGINT.
 import { pino } from 'pino';
 import { createAgent } from '../agent.js';
-import { loadRunConfig, type RunConfig } from '../config.js';
+import { parseHostPort } from '../../../shared/src/endpoints.js';
+import { channelCredentials } from '../control/credentials.js';
+import { createAgentMetrics, type AgentMetrics } from '../status/agent-metrics.js';
+import { startStatusServer, type StatusServer } from '../status/status-server.js';
+import { loadRunConfig, type RunFlags } from '../config.js';
 import { defaultProbers } from '../probers/index.js';
 import { createProberRegistry } from '../probers/registry.js';
 import { AGENT_VERSION } from '../version.js';
 
-export async function runAgent(flags: Partial<Record<keyof RunConfig, string>>, env: Record<string, string | undefined>): Promise<number> {
+export async function runAgent(flags: RunFlags, env: Record<string, string | undefined>): Promise<number> {
   const config = loadRunConfig(flags, env);
   const logger = pino({ level: config.logLevel, base: { service: 'outpost-agent' }, redact: ['token'] });
   let fatal: (reason: string) => void = () => undefined;
+  let metrics: AgentMetrics | undefined;
   const refused = new Promise<string>((resolve) => (fatal = resolve));
+  const transport = channelCredentials({ server: config.server, caFile: config.ca, certFile: config.cert, keyFile: config.key, insecure: config.insecure });
+  if (!transport.tls) logger.warn({ server: config.server }, 'the stream to the control plane is not encrypted (loopback or --insecure)');
   const agent = createAgent({
     server: config.server,
+    credentials: transport.credentials,
     token: config.token,
     location: config.location,
     dataDir: config.dataDir,
@@ -20,8 +28,16 @@ export async function runAgent(flags: Partial<Record<keyof RunConfig, string>>, 
     registry: createProberRegistry(defaultProbers()),
     logger,
     onFatal: (reason) => fatal(reason),
+    onCheck: (ok, latenessMs) => metrics?.checkCompleted(ok, latenessMs),
   });
   await agent.start();
+  let statusServer: StatusServer | undefined;
+  if (config.statusAddr) {
+    const { host, port } = parseHostPort(config.statusAddr)!;
+    metrics = createAgentMetrics(agent.status);
+    statusServer = await startStatusServer(host, port, agent.status, metrics);
+    logger.info({ statusAddr: config.statusAddr }, 'serving /healthz and /metrics');
+  }
 
   const signalled = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -29,6 +45,7 @@ export async function runAgent(flags: Partial<Record<keyof RunConfig, string>>, 
   });
   const outcome = await Promise.race([signalled.then((signal) => ({ signal })), refused.then((reason) => ({ reason }))]);
   await agent.stop();
+  await statusServer?.close();
   if ('reason' in outcome) {
     process.stderr.write(`outpost-agent: the control plane refused this agent: ${outcome.reason}\n`);
     return 1;

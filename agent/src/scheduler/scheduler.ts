@@ -22,6 +22,8 @@ export interface CompletedRun {
   result: ProbeResult;
   startedAt: number;
   adHoc: boolean;
+  /** How late a scheduled run started after its slot; null for ad-hoc runs. */
+  latenessMs: number | null;
 }
 
 export interface SchedulerOptions {
@@ -34,6 +36,8 @@ export interface SchedulerOptions {
 interface Entry {
   assignment: Assignment;
   timer?: NodeJS.Timeout;
+  /** When the next scheduled run should start. */
+  plannedAt?: number;
   running: boolean;
   /** What to do when the current run ends: a run-now arrived, or the check changed. */
   runAgain: false | 'ad-hoc' | 'changed';
@@ -64,6 +68,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     if (stopped) return;
     const a = entry.assignment;
     const at = nextSlot(lastStart + intervalMs(a) / 2, intervalMs(a), offsetMs(a.serviceId, intervalMs(a)));
+    entry.plannedAt = at;
     entry.timer = setTimeout(() => start(entry, false), Math.max(0, at - Date.now()));
   }
 
@@ -78,10 +83,11 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     entry.running = true;
     const assignment = entry.assignment;
     const startedAt = Date.now();
+    const latenessMs = adHoc ? null : Math.max(0, startedAt - (entry.plannedAt ?? startedAt));
     if (!adHoc) scheduleNext(entry, startedAt);
     const run = limiter
       .run(() => probe(assignment))
-      .then((result) => onResult({ assignment, result, startedAt, adHoc }))
+      .then((result) => onResult({ assignment, result, startedAt, adHoc, latenessMs }))
       .catch((err) => logger.error({ err, serviceId: assignment.serviceId }, 'publishing a result failed'))
       .finally(() => {
         running.delete(run);

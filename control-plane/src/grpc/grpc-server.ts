@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { AgentServiceService } from '../../../shared/src/gen/agent.js';
 import type { AgentGateway } from './agent-gateway.js';
@@ -7,12 +8,26 @@ export interface GrpcServer {
   stop(): Promise<void>;
 }
 
-/** Serves the agent stream. Plaintext for now; TLS comes with remote agents (issue 5). */
-export async function startGrpcServer(gateway: AgentGateway, host: string, port: number): Promise<GrpcServer> {
+export interface GrpcTls {
+  certFile: string;
+  keyFile: string;
+  /** When set, agents must present a client certificate signed by this CA (mTLS). */
+  clientCaFile?: string;
+}
+
+/** Serves the agent stream: over TLS when configured, else plaintext (loopback, trusted networks). */
+export async function startGrpcServer(gateway: AgentGateway, host: string, port: number, tls?: GrpcTls): Promise<GrpcServer> {
+  const credentials = tls
+    ? ServerCredentials.createSsl(
+        tls.clientCaFile ? readFileSync(tls.clientCaFile) : null,
+        [{ cert_chain: readFileSync(tls.certFile), private_key: readFileSync(tls.keyFile) }],
+        Boolean(tls.clientCaFile),
+      )
+    : ServerCredentials.createInsecure();
   const server = new Server({ 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_permit_without_calls': 1 });
   server.addService(AgentServiceService, { connect: gateway.connect });
   const bound = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${port}`, credentials, (err, p) => (err ? reject(err) : resolve(p))),
   );
   return {
     port: bound,

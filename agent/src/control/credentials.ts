@@ -1,0 +1,35 @@
+// How the agent's stream is secured: TLS with the system trust store (or --ca), with a
+// client certificate when given (mTLS). Plaintext only to a loopback address or when the
+// operator asks for it explicitly with --insecure.
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
+import { parseHostPort } from '../../../shared/src/endpoints.js';
+
+export interface TransportOptions {
+  server: string;
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  insecure?: boolean;
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+export function channelCredentials(o: TransportOptions): { credentials: ChannelCredentials; tls: boolean } {
+  const host = parseHostPort(o.server)?.host ?? '';
+  const wantsTls = Boolean(o.caFile || o.certFile);
+  if (o.insecure || (!wantsTls && isLoopback(host))) return { credentials: credentials.createInsecure(), tls: false };
+  return {
+    credentials: credentials.createSsl(
+      o.caFile ? readFileSync(o.caFile) : null,
+      o.keyFile ? readFileSync(o.keyFile) : null,
+      o.certFile ? readFileSync(o.certFile) : null,
+    ),
+    tls: true,
+  };
+}
