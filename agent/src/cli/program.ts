@@ -1,7 +1,9 @@
 import { Command, Option } from 'commander';
 import { AgentConfigError } from '../config.js';
 import { AGENT_VERSION } from '../version.js';
+import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { runCheck, UsageError } from './check-command.js';
+import { install, uninstall } from './install-command.js';
 import { runAgent } from './run-command.js';
 
 /** Runs the CLI; resolves with the process exit code. */
@@ -27,6 +29,34 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .option('--status-addr <host:port>', 'serve /healthz and Prometheus /metrics here (OUTPOST_STATUS_ADDR)')
     .action(async (flags) => {
       exitCode = await runAgent(flags, env);
+    });
+
+  program
+    .command('install')
+    .description('install this agent as a systemd service (unit, environment file with the token, data directory)')
+    .requiredOption('--server <host:port>', 'control plane gRPC address')
+    .requiredOption('--token <token>', 'agent token')
+    .requiredOption('--location <name>', 'location this agent checks from')
+    .option('--data-dir <dir>', 'data directory', '/var/lib/outpost-agent')
+    .option('--user <name>', 'system user the service runs as', 'outpost-agent')
+    .option('--ca <file>', 'CA certificate to trust for the control plane')
+    .option('--root <dir>', 'install under this folder instead of / (packaging, tests)', '/')
+    .option('--dry-run', 'print what would be written and run, change nothing')
+    .action((flags) => {
+      const location = String(flags.location);
+      if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/i.test(location)) throw new UsageError('--location must be 1-63 letters, digits, dots, dashes or underscores');
+      if (!parseHostPort(String(flags.server))) throw new UsageError('--server must be HOST:PORT');
+      exitCode = install(flags, (line) => process.stdout.write(`${line}\n`));
+    });
+
+  program
+    .command('uninstall')
+    .description('remove the systemd service of this agent')
+    .option('--data-dir <dir>', 'data directory', '/var/lib/outpost-agent')
+    .option('--root <dir>', 'the folder it was installed under', '/')
+    .option('--purge', 'also delete the data directory (undelivered results included)')
+    .action((flags) => {
+      exitCode = uninstall(flags, (line) => process.stdout.write(`${line}\n`));
     });
 
   program
