@@ -36,6 +36,11 @@ export function createConnection({ server, hello, handlers, logger, credentials,
     'grpc.keepalive_time_ms': 20_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.keepalive_permit_without_calls': 1,
+    // The channel's own reconnect backoff grows to two minutes by default, during which every
+    // call fails at once; keep it short so our loop finds a returning control plane quickly.
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.min_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 5_000,
   });
   let call: ClientDuplexStream<AgentMessage, ControlMessage> | undefined;
   let welcomed = false;
