@@ -15,6 +15,8 @@ const RunConfigSchema = z.object({
   cert: z.string().min(1).optional(),
   key: z.string().min(1).optional(),
   insecure: z.boolean().default(false),
+  proxy: z.url({ message: 'must be a proxy URL such as http://proxy:3128' }).optional(),
+  noProxy: z.string().optional(),
   statusAddr: z
     .string()
     .refine((v) => parseHostPort(v) !== null, 'must be HOST:PORT')
@@ -36,9 +38,11 @@ const OPTION_NAMES: Record<keyof RunConfig, string> = {
   key: '--key',
   insecure: '--insecure',
   statusAddr: '--status-addr',
+  proxy: 'HTTPS_PROXY',
+  noProxy: 'NO_PROXY',
 };
 
-export type RunFlags = Partial<Record<Exclude<keyof RunConfig, 'insecure'>, string>> & { insecure?: boolean };
+export type RunFlags = Partial<Record<Exclude<keyof RunConfig, 'insecure' | 'proxy' | 'noProxy'>, string>> & { insecure?: boolean };
 
 export function loadRunConfig(flags: RunFlags, env: Record<string, string | undefined>): RunConfig {
   const pick = (flag: string | undefined, variable: string | undefined) => flag ?? (variable || undefined);
@@ -53,6 +57,8 @@ export function loadRunConfig(flags: RunFlags, env: Record<string, string | unde
     key: pick(flags.key, env.OUTPOST_KEY),
     insecure: flags.insecure ?? ['1', 'true', 'yes'].includes(env.OUTPOST_INSECURE ?? ''),
     statusAddr: pick(flags.statusAddr, env.OUTPOST_STATUS_ADDR),
+    proxy: env.HTTPS_PROXY || env.https_proxy || undefined,
+    noProxy: env.NO_PROXY || env.no_proxy || undefined,
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
