@@ -1,21 +1,14 @@
 // Runs each assigned service: at once when it is new or changed, then on its slot every
 // interval. A service never has two runs at once; a run-now during a run is queued once.
 import type { Logger } from 'pino';
+import type { Assignment } from '../../../shared/src/assignment.js';
 import { normaliseCheckType } from '../../../shared/src/check-types.js';
 import type { ProbeResult } from '../probers/prober.js';
 import type { ProberRegistry } from '../probers/registry.js';
 import { Semaphore } from './semaphore.js';
 import { nextSlot, offsetMs } from './slots.js';
 
-export interface Assignment {
-  serviceId: string;
-  version: number;
-  checkType: string;
-  endpoint: string;
-  intervalSeconds: number;
-  timeoutSeconds: number;
-  options: Record<string, unknown>;
-}
+export type { Assignment };
 
 export interface CompletedRun {
   assignment: Assignment;

@@ -1,19 +1,10 @@
 // Keeps every connected agent's assignments in step with the services table. All changes
 // run through one queue, so a snapshot and the updates around it never interleave.
+import type { Assignment } from '../../../../shared/src/assignment.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceRecord } from '../services/service.entity.js';
 import type { ServiceChangeListener } from '../services/services.service.js';
 import { pickOwner } from './rendezvous.js';
-
-export interface Assignment {
-  serviceId: string;
-  version: number;
-  checkType: string;
-  endpoint: string;
-  intervalSeconds: number;
-  timeoutSeconds: number;
-  options: Record<string, unknown>;
-}
 
 export type HubMessage =
   | { kind: 'snapshot'; assignments: Assignment[] }

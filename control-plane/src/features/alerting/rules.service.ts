@@ -48,9 +48,9 @@ export function createRulesService({ rules, access, cache, references }: RulesSe
       return rule;
     },
 
-    async list(actor: Actor, serviceId?: string): Promise<AlertRule[]> {
+    async list(actor: Actor, query: { service_id?: string }): Promise<AlertRule[]> {
       const organizationId = await access.resolveReadable(actor);
-      return rules.list(organizationId, serviceId);
+      return rules.list(organizationId, query.service_id);
     },
 
     async get(actor: Actor, ruleId: string): Promise<AlertRule> {
