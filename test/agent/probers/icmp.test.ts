@@ -1,17 +1,22 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
+import { peerBinary } from '../../fixtures/peers/require-peer.js';
 import { runProbe } from './probe-helpers.js';
 
 const isRoot = process.getuid?.() === 0;
 
+/** Raw sockets need root here; without it the test says why it is skipped (CI requires it). */
+function requireRoot(mocha: Mocha.Context, why = 'ICMP echo needs root or CAP_NET_RAW'): void {
+  if (isRoot) return;
+  if (process.env.OUTPOST_REQUIRE_PEERS === '1') throw new Error(`${why}; OUTPOST_REQUIRE_PEERS=1 requires it`);
+  console.log(`      skipped: ${why}`);
+  mocha.skip();
+}
+
 describe('icmp prober', () => {
   it('is GREEN with the round-trip time for 127.0.0.1 (as root)', async function () {
-    if (!isRoot) {
-      if (process.env.OUTPOST_REQUIRE_PEERS === '1') throw new Error('ICMP tests need root; OUTPOST_REQUIRE_PEERS=1 requires them');
-      console.log('      skipped: ICMP echo needs root or CAP_NET_RAW');
-      this.skip();
-    }
+    requireRoot(this);
     const r = await runProbe('PING', '127.0.0.1');
     expect(r.ok, r.message).to.equal(true);
     expect(r.message).to.match(/^echo reply from 127\.0\.0\.1 in \d+ ms$/);
@@ -20,7 +25,7 @@ describe('icmp prober', () => {
   });
 
   it('resolves a host name first', async function () {
-    if (!isRoot) this.skip();
+    requireRoot(this);
     const r = await runProbe('ICMP', 'localhost');
     expect(r.ok, r.message).to.equal(true);
     expect(r.details.dns_ms).to.be.a('number');
@@ -32,8 +37,8 @@ describe('icmp prober', () => {
     const script = path.resolve('test/fixtures/icmp-probe-once.ts');
     const node = [process.execPath, '--import', 'tsx', script];
     const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
+    if (isRoot) peerBinary('/usr/bin/setpriv', 'util-linux', this);
     const command = isRoot && hasSetpriv ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', ...node] : node;
-    if (isRoot && !hasSetpriv) this.skip();
     const out = execFileSync(command[0]!, command.slice(1), { encoding: 'utf8', cwd: process.cwd() });
     const result = JSON.parse(out) as { ok: boolean; message: string };
     expect(result.ok).to.equal(false);
