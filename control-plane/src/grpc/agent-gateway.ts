@@ -88,7 +88,11 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
       if (!greeting) {
         if (payload?.$case !== 'hello') return fail(call, GrpcStatus.FAILED_PRECONDITION, 'the first message must be hello');
         clearTimeout(helloTimer);
-        greeting = welcome(call, payload.value);
+        greeting = welcome(call, payload.value).catch((err) => {
+          logger.error({ err }, 'checking an agent hello failed');
+          fail(call, GrpcStatus.UNAVAILABLE, 'the control plane could not check the hello; try again');
+          return undefined;
+        });
         session = await greeting;
         if (!session) return;
         if (open.has(call)) open.set(call, session);
@@ -111,9 +115,10 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
       }
     });
 
+    // welcome() already queued the join; the hub's queue runs this leave after it.
     const finishLate = (late: AgentSession) => {
       if (late.organizationId) quietly(presence.disconnected(late.agentId));
-      void hub.join(late).then(() => hub.leave(late));
+      void hub.leave(late);
     };
     const finish = () => {
       clearTimeout(helloTimer);
