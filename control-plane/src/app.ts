@@ -4,7 +4,6 @@ import Koa from 'koa';
 import websockify from 'koa-websocket';
 import { authRoutes } from './features/auth/auth.routes.js';
 import type { AuthService } from './features/auth/auth.service.js';
-import type { TokenService } from './features/auth/token-service.js';
 import { historyRoutes } from './features/checks/history.routes.js';
 import type { HistoryService } from './features/checks/history.service.js';
 import { alertsRoutes } from './features/alerting/alerts.routes.js';
@@ -23,7 +22,9 @@ import type { AgentsService } from './features/agents/agents.service.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { servicesRoutes } from './features/services/services.routes.js';
 import type { ServicesService } from './features/services/services.service.js';
-import { authenticate } from './http/authenticate.js';
+import { authenticate, type CredentialVerifier } from './http/authenticate.js';
+import { apiKeysRoutes } from './features/api-keys/api-keys.routes.js';
+import type { ApiKeysService } from './features/api-keys/api-keys.service.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { jsonBody } from './http/json-body.js';
 import { requestContext } from './http/request-context.js';
@@ -32,7 +33,8 @@ import type { WsFeed } from './ws/ws-feed.js';
 
 export interface AppDeps {
   logger: Logger;
-  tokens: TokenService;
+  verifyCredential: CredentialVerifier;
+  apiKeys: ApiKeysService;
   auth: AuthService;
   services: ServicesService;
   history: HistoryService;
@@ -63,9 +65,10 @@ export function createApp(deps: AppDeps) {
     maintenanceRoutes(deps.maintenance, deps.clock),
     escalationRoutes(deps.escalation),
     agentsRoutes(deps.agents, deps.clock),
+    apiKeysRoutes(deps.apiKeys),
   ];
   const guarded = new Router();
-  guarded.use(authenticate(deps.tokens));
+  guarded.use(authenticate(deps.verifyCredential));
   for (const r of protectedRoutes) guarded.use(r.routes(), r.allowedMethods());
   api.use(guarded.routes(), guarded.allowedMethods());
 

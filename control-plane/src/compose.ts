@@ -7,6 +7,9 @@ import type { Database } from './db/database.js';
 import { createAgentAuthenticator } from './features/agents/agent-auth.js';
 import { createAgentsRepository } from './features/agents/agents.repository.js';
 import { createAgentsService } from './features/agents/agents.service.js';
+import { createApiKeysRepository } from './features/api-keys/api-keys.repository.js';
+import { createApiKeysService } from './features/api-keys/api-keys.service.js';
+import { jwtOrApiKey } from './http/authenticate.js';
 import { createAssignmentHub } from './features/agents/assignment-hub.js';
 import { createAlertEvaluator } from './features/alerting/alert-evaluator.js';
 import { createAlertsRepository } from './features/alerting/alerts.repository.js';
@@ -58,6 +61,9 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const bus = createEventBus((err) => logger.error({ err }, 'event listener failed'));
   const tokens = createTokenService(secrets.jwtSecret);
   const access = createOrganizationAccess(createOrganizationsRepository(db.em));
+  const hasher = createPasswordHasher();
+  const apiKeys = createApiKeysService(createApiKeysRepository(db.em), hasher, access);
+  const verifyCredential = jwtOrApiKey(tokens, apiKeys);
   const references = createReferences(db.em);
 
   const servicesRepo = createServicesRepository(db.em);
@@ -111,11 +117,12 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
 
   const appDeps = {
     logger,
-    tokens,
+    verifyCredential,
+    apiKeys,
     clock,
     auth: createAuthService({
       accounts: createAccountsRepository(db.em),
-      hasher: createPasswordHasher(),
+      hasher,
       tokens,
       limiter: createLoginLimiter({ windowMs: 15 * 60_000, maxFailuresPerEmail: 10, maxFailuresPerAddress: 100 }),
     }),
@@ -127,7 +134,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     maintenance: createMaintenanceService(maintenanceRepo, access, references),
     escalation: createEscalationService(escalationRepo, access, references),
     agents: createAgentsService(agentsRepo, access, (agentId) => gateway.disconnectAgent(agentId)),
-    feed: createWsFeed(tokens, bus, logger),
+    feed: createWsFeed(verifyCredential, bus, logger),
     pingDatabase: db.ping,
   };
 

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { EventBus, OrganizationEvent } from '../features/realtime/event-bus.js';
-import type { TokenService } from '../features/auth/token-service.js';
+import type { CredentialVerifier } from '../http/authenticate.js';
 import type { Logger } from '../logger.js';
 
 export const WS_PATH = '/api/v1/ws';
@@ -21,7 +21,7 @@ export interface WsFeed {
   clients(): number;
 }
 
-export function createWsFeed(tokens: TokenService, bus: EventBus, logger: Logger, pingIntervalMs = PING_INTERVAL_MS): WsFeed {
+export function createWsFeed(verify: CredentialVerifier, bus: EventBus, logger: Logger, pingIntervalMs = PING_INTERVAL_MS): WsFeed {
   const organizationOf = new WeakMap<IncomingMessage, string>();
   const byOrganization = new Map<string, Set<WebSocket>>();
   const alive = new WeakSet<WebSocket>();
@@ -54,9 +54,9 @@ export function createWsFeed(tokens: TokenService, bus: EventBus, logger: Logger
       verifyClient(info, done) {
         const token = new URL(info.req.url ?? '', 'http://localhost').searchParams.get('token');
         if (!token) return done(false, 401, 'Unauthorized');
-        tokens.verify(token).then(
-          (claims) => {
-            organizationOf.set(info.req, claims.tenantId);
+        verify(token).then(
+          (actor) => {
+            organizationOf.set(info.req, actor.organizationId);
             done(true);
           },
           () => done(false, 401, 'Unauthorized'),

@@ -4,9 +4,11 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration0001Initial } from './0001-initial.js';
 import { Migration0002Alerting } from './0002-alerting.js';
 import { Migration0003Agents } from './0003-agents.js';
+import { Migration0004ApiKeys } from './0004-api-keys.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: '0001-initial', class: Migration0001Initial },
   { name: '0002-alerting', class: Migration0002Alerting },
   { name: '0003-agents', class: Migration0003Agents },
+  { name: '0004-api-keys', class: Migration0004ApiKeys },
 ];

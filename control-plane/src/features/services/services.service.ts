@@ -46,11 +46,18 @@ export function createServicesService({ services, access, secrets, listener }: S
     return sealed;
   };
 
-  async function findWritable(actor: Actor, serviceId: string) {
+  /** The service and the actor's role for it; 404 when the actor may not see it. */
+  async function findVisible(actor: Actor, serviceId: string) {
     const found = await services.findForUser(serviceId, actor.userId);
-    if (!found) throw notFound('service');
-    access.assertCanWrite(found.role);
-    return found.service;
+    const role = found && access.effectiveRole(actor, found.service.organizationId, found.role);
+    if (!found || !role) throw notFound('service');
+    return { service: found.service, role };
+  }
+
+  async function findWritable(actor: Actor, serviceId: string) {
+    const { service, role } = await findVisible(actor, serviceId);
+    access.assertCanWrite(role);
+    return service;
   }
 
   return {
@@ -83,9 +90,7 @@ export function createServicesService({ services, access, secrets, listener }: S
     },
 
     async get(actor: Actor, serviceId: string): Promise<ServiceView> {
-      const found = await services.findForUser(serviceId, actor.userId);
-      if (!found) throw notFound('service');
-      return view(found.service);
+      return view((await findVisible(actor, serviceId)).service);
     },
 
     async update(actor: Actor, serviceId: string, input: UpdateServiceInput): Promise<ServiceView> {
@@ -134,9 +139,7 @@ export function createServicesService({ services, access, secrets, listener }: S
 
     /** For history endpoints: throws 404 unless the user may read the service. */
     async assertReadable(actor: Actor, serviceId: string): Promise<ServiceRecord> {
-      const found = await services.findForUser(serviceId, actor.userId);
-      if (!found) throw notFound('service');
-      return found.service;
+      return (await findVisible(actor, serviceId)).service;
     },
   };
 }

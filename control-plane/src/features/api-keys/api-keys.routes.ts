@@ -1,0 +1,43 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { actorOf } from '../../http/authenticate.js';
+import { parseInput } from '../../http/validate.js';
+import type { ApiKey } from './api-keys.repository.js';
+import type { ApiKeysService } from './api-keys.service.js';
+
+const CreateApiKeyInput = z.strictObject({
+  name: z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200),
+  role: z.enum(['owner', 'admin', 'member', 'viewer'], { message: 'role must be owner, admin, member or viewer' }).default('member'),
+});
+const ApiKeyId = z.uuid({ message: 'API key id must be a UUID' });
+
+function toApiKeyJson(k: ApiKey) {
+  return {
+    id: k.id,
+    organization_id: k.organizationId,
+    name: k.name,
+    role: k.role,
+    prefix: `op_${k.prefix}`,
+    created_by: k.createdBy,
+    created_at: k.createdAt.toISOString(),
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+export function apiKeysRoutes(keys: ApiKeysService): Router {
+  const router = new Router({ prefix: '/api-keys' });
+  router.get('/', async (ctx) => {
+    ctx.body = (await keys.list(actorOf(ctx))).map(toApiKeyJson);
+  });
+  router.post('/', async (ctx) => {
+    const input = parseInput(CreateApiKeyInput, ctx.request.body);
+    const { key, secret } = await keys.create(actorOf(ctx), input);
+    ctx.status = 201;
+    ctx.body = { ...toApiKeyJson(key), key: secret };
+  });
+  router.delete('/:id', async (ctx) => {
+    await keys.revoke(actorOf(ctx), parseInput(ApiKeyId, ctx.params.id, 'API key id'));
+    ctx.status = 204;
+  });
+  return router;
+}
