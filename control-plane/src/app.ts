@@ -24,6 +24,10 @@ import { servicesRoutes } from './features/services/services.routes.js';
 import type { ServicesService } from './features/services/services.service.js';
 import { authenticate, type CredentialVerifier } from './http/authenticate.js';
 import { apiKeysRoutes } from './features/api-keys/api-keys.routes.js';
+import { organizationRoutes } from './features/organizations/organization.routes.js';
+import { profileRoutes } from './features/auth/profile.routes.js';
+import type { ProfileService } from './features/auth/profile.service.js';
+import type { OrganizationService } from './features/organizations/organization.service.js';
 import type { ApiKeysService } from './features/api-keys/api-keys.service.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { jsonBody } from './http/json-body.js';
@@ -35,6 +39,8 @@ export interface AppDeps {
   logger: Logger;
   verifyCredential: CredentialVerifier;
   apiKeys: ApiKeysService;
+  organization: OrganizationService;
+  profile: ProfileService;
   auth: AuthService;
   services: ServicesService;
   history: HistoryService;
@@ -66,6 +72,8 @@ export function createApp(deps: AppDeps) {
     escalationRoutes(deps.escalation),
     agentsRoutes(deps.agents, deps.clock),
     apiKeysRoutes(deps.apiKeys),
+    ...organizationRoutes(deps.organization),
+    profileRoutes(deps.profile),
   ];
   const guarded = new Router();
   guarded.use(authenticate(deps.verifyCredential));

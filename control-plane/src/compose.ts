@@ -21,6 +21,8 @@ import { createAccountsRepository } from './features/auth/accounts.repository.js
 import { createAuthService } from './features/auth/auth.service.js';
 import { createLoginLimiter } from './features/auth/login-limiter.js';
 import { createPasswordHasher } from './features/auth/password-hasher.js';
+import { createProfileRepository } from './features/auth/profile.repository.js';
+import { createProfileService } from './features/auth/profile.service.js';
 import { createTokenService } from './features/auth/token-service.js';
 import { createCheckHistoryRepository } from './features/checks/check-history.repository.js';
 import { createCheckResultsRepository } from './features/checks/check-results.repository.js';
@@ -38,6 +40,8 @@ import { createDispatcher, DEFAULT_RETRY, type RetryPolicy } from './features/no
 import { createNotificationPlanner } from './features/notifications/notification-planner.js';
 import { createSenders } from './features/notifications/senders/index.js';
 import { createOrganizationAccess } from './features/organizations/organization-access.js';
+import { createOrganizationAdminRepository } from './features/organizations/organization-admin.repository.js';
+import { createOrganizationService } from './features/organizations/organization.service.js';
 import { createOrganizationsRepository } from './features/organizations/organizations.repository.js';
 import { createReferences } from './features/organizations/references.js';
 import { createEventBus } from './features/realtime/event-bus.js';
@@ -119,6 +123,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     logger,
     verifyCredential,
     apiKeys,
+    organization: createOrganizationService(createOrganizationAdminRepository(db.em), access),
+    profile: createProfileService(createProfileRepository(db.em), hasher),
     clock,
     auth: createAuthService({
       accounts: createAccountsRepository(db.em),
