@@ -26,6 +26,8 @@ import { authenticate, type CredentialVerifier } from './http/authenticate.js';
 import { apiKeysRoutes } from './features/api-keys/api-keys.routes.js';
 import { organizationRoutes } from './features/organizations/organization.routes.js';
 import { profileRoutes } from './features/auth/profile.routes.js';
+import { heartbeatPingRoutes, heartbeatsRoutes } from './features/heartbeats/heartbeats.routes.js';
+import type { HeartbeatsService } from './features/heartbeats/heartbeats.service.js';
 import type { ProfileService } from './features/auth/profile.service.js';
 import type { OrganizationService } from './features/organizations/organization.service.js';
 import type { ApiKeysService } from './features/api-keys/api-keys.service.js';
@@ -41,6 +43,7 @@ export interface AppDeps {
   apiKeys: ApiKeysService;
   organization: OrganizationService;
   profile: ProfileService;
+  heartbeats: HeartbeatsService;
   auth: AuthService;
   services: ServicesService;
   history: HistoryService;
@@ -59,7 +62,7 @@ export function createApp(deps: AppDeps) {
   const app = websockify(new Koa({ proxy: false }), deps.feed.serverOptions);
 
   const api = new Router({ prefix: '/api/v1' });
-  const publicRoutes = [healthRoutes(deps.pingDatabase), authRoutes(deps.auth)];
+  const publicRoutes = [healthRoutes(deps.pingDatabase), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats)];
   for (const r of publicRoutes) api.use(r.routes(), r.allowedMethods());
 
   const protectedRoutes = [
@@ -74,6 +77,7 @@ export function createApp(deps: AppDeps) {
     apiKeysRoutes(deps.apiKeys),
     ...organizationRoutes(deps.organization),
     profileRoutes(deps.profile),
+    heartbeatsRoutes(deps.heartbeats),
   ];
   const guarded = new Router();
   guarded.use(authenticate(deps.verifyCredential));

@@ -29,6 +29,9 @@ import { createCheckResultsRepository } from './features/checks/check-results.re
 import { createHistoryService } from './features/checks/history.service.js';
 import { createIngestService } from './features/checks/ingest.service.js';
 import { createEscalationJob } from './features/escalation/escalation-job.js';
+import { createHeartbeatsRepository } from './features/heartbeats/heartbeats.repository.js';
+import { createHeartbeatsService } from './features/heartbeats/heartbeats.service.js';
+import { createPeriodicJob } from './jobs/periodic-job.js';
 import { createEscalationRepository } from './features/escalation/escalation.repository.js';
 import { createEscalationService } from './features/escalation/escalation.service.js';
 import { createMaintenanceRepository } from './features/maintenance/maintenance.repository.js';
@@ -106,6 +109,9 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, escalation: escalationRepo, planner, clock });
   const escalationJob = createEscalationJob({ escalation: escalationRepo, alerts: alertsRepo, planner, clock, logger, wakeDispatcher, intervalMs: options.jobIntervalMs });
 
+  const ingest = createIngestService({ results: createCheckResultsRepository(db.em), evaluator, events: bus, wakeDispatcher });
+  const heartbeats = createHeartbeatsService({ heartbeats: createHeartbeatsRepository(db.em), services: servicesRepo, access, ingest, clock });
+  const heartbeatJob = createPeriodicJob('heartbeat deadlines', Math.min(options.jobIntervalMs ?? 1_000, 1_000), heartbeats.recordMissed, logger);
   const agentsRepo = createAgentsRepository(db.em);
   const gateway = createAgentGateway({
     auth: createAgentAuthenticator(secrets.agentToken, agentsRepo),
@@ -115,7 +121,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       seen: agentsRepo.markSeen,
       disconnected: agentsRepo.markDisconnected,
     },
-    ingest: createIngestService({ results: createCheckResultsRepository(db.em), evaluator, events: bus, wakeDispatcher }),
+    ingest,
     logger,
   });
 
@@ -125,6 +131,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     apiKeys,
     organization: createOrganizationService(createOrganizationAdminRepository(db.em), access),
     profile: createProfileService(createProfileRepository(db.em), hasher),
+    heartbeats,
     clock,
     auth: createAuthService({
       accounts: createAccountsRepository(db.em),
@@ -144,5 +151,5 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     pingDatabase: db.ping,
   };
 
-  return { appDeps, gateway, hub, dispatcher, escalationJob };
+  return { appDeps, gateway, hub, dispatcher, escalationJob, heartbeatJob };
 }

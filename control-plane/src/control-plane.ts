@@ -48,6 +48,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   const httpPort = (http.address() as { port: number }).port;
   parts.dispatcher.start();
   parts.escalationJob.start();
+  parts.heartbeatJob.start();
   logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port }, 'control plane listening');
 
   // Loaded only when wanted: the probers pull in native add-ons the API does not need.
@@ -71,6 +72,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
       await closing;
       await parts.hub.settled();
       await parts.escalationJob.stop();
+      await parts.heartbeatJob.stop();
       await parts.dispatcher.stop();
       await db.close();
       logger.info('control plane stopped');

@@ -2,6 +2,7 @@
 // option that does not belong to the type is refused. Probers read these names.
 import { z } from 'zod';
 import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
+import { isHost, parseHostPort } from './endpoints.js';
 
 /** Options stored encrypted at rest and masked in API answers. */
 export const SECRET_OPTION_KEYS = ['password', 'private_key'] as const;
@@ -40,7 +41,9 @@ const schemas: Record<CheckFamily, z.ZodType<Record<string, unknown>>> = {
   DNS: z.strictObject({
     ...common,
     dns_record_type: z.enum(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SOA', 'SRV', 'PTR', 'CAA']).optional(),
-    resolver: text(300).min(1).optional(),
+    resolver: text(300)
+      .refine((v) => isHost(v.replace(/^\[(.*)\]$/, '$1')) || parseHostPort(v) !== null, 'a resolver is "host" or "host:port" (IPv6 in brackets)')
+      .optional(),
     expected_answer: text(1024).min(1).optional(),
   }),
   WEBSOCKET: z.strictObject({ ...common, headers: headers.optional(), verify_tls: z.boolean().optional() }),
@@ -59,8 +62,9 @@ export type ParsedOptions =
   | { ok: true; options: Record<string, unknown> }
   | { ok: false; issues: { path: string; message: string }[] };
 
-export function parseCheckOptions(checkType: CheckType, raw: Record<string, unknown>): ParsedOptions {
-  const parsed = schemas[checkFamily(checkType)].safeParse(raw);
+/** `raw` is the request's `options`: absent (undefined or null) means no options. */
+export function parseCheckOptions(checkType: CheckType, raw: unknown): ParsedOptions {
+  const parsed = schemas[checkFamily(checkType)].safeParse(raw ?? {});
   if (parsed.success) return { ok: true, options: parsed.data };
   return {
     ok: false,

@@ -5,10 +5,12 @@ import { Migration0001Initial } from './0001-initial.js';
 import { Migration0002Alerting } from './0002-alerting.js';
 import { Migration0003Agents } from './0003-agents.js';
 import { Migration0004ApiKeys } from './0004-api-keys.js';
+import { Migration0005Heartbeats } from './0005-heartbeats.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: '0001-initial', class: Migration0001Initial },
   { name: '0002-alerting', class: Migration0002Alerting },
   { name: '0003-agents', class: Migration0003Agents },
   { name: '0004-api-keys', class: Migration0004ApiKeys },
+  { name: '0005-heartbeats', class: Migration0005Heartbeats },
 ];

@@ -6,6 +6,7 @@ import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../../shared/src/ch
 import { endpointProblem } from '../../../../shared/src/endpoints.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { notFound, validationFailed } from '../../errors.js';
+import { HEARTBEAT_CHECK_TYPE } from '../heartbeats/heartbeats.service.js';
 import type { Actor } from '../../http/authenticate.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { ServiceRecord } from './service.entity.js';
@@ -95,6 +96,8 @@ export function createServicesService({ services, access, secrets, listener }: S
 
     async update(actor: Actor, serviceId: string, input: UpdateServiceInput): Promise<ServiceView> {
       const current = await findWritable(actor, serviceId);
+      // Heartbeat services are pinged, not checked; their settings live on /heartbeats.
+      if (current.checkType === HEARTBEAT_CHECK_TYPE) throw validationFailed('this service is a heartbeat: change it through /api/v1/heartbeats');
       if (input.organization_id !== undefined && input.organization_id !== current.organizationId) {
         throw validationFailed('organization_id cannot be changed', [{ path: 'organization_id', message: 'a service cannot move to another organization' }]);
       }
