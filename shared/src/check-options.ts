@@ -1,8 +1,9 @@
 // The `options` object of a service, validated per check type on create and update: an
 // option that does not belong to the type is refused. Probers read these names.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
-import { isHost, parseHostPort } from './endpoints.js';
+import { parseHostPort } from './endpoints.js';
 
 /** Options stored encrypted at rest and masked in API answers. */
 export const SECRET_OPTION_KEYS = ['password', 'private_key'] as const;
@@ -41,9 +42,9 @@ const schemas: Record<CheckFamily, z.ZodType<Record<string, unknown>>> = {
   DNS: z.strictObject({
     ...common,
     dns_record_type: z.enum(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SOA', 'SRV', 'PTR', 'CAA']).optional(),
-    resolver: text(300)
-      .refine((v) => isHost(v.replace(/^\[(.*)\]$/, '$1')) || parseHostPort(v) !== null, 'a resolver is "host" or "host:port" (IPv6 in brackets)')
-      .optional(),
+    // An address, not a name: a resolver found through DNS would make the check depend on
+    // the very thing it checks (and node:dns setServers takes addresses only).
+    resolver: text(300).refine(isResolverAddress, 'a resolver is an IP address, optionally with :port (IPv6 in brackets)').optional(),
     expected_answer: text(1024).min(1).optional(),
   }),
   WEBSOCKET: z.strictObject({ ...common, headers: headers.optional(), verify_tls: z.boolean().optional() }),
@@ -57,6 +58,12 @@ const schemas: Record<CheckFamily, z.ZodType<Record<string, unknown>>> = {
   POSTGRES: z.strictObject({ ...common, ...credentials, database: text(256).min(1).optional() }),
   GRPC: z.strictObject({ ...common, tls: z.boolean().optional(), verify_tls: z.boolean().optional(), service: text(256).optional() }),
 };
+
+function isResolverAddress(value: string): boolean {
+  if (isIP(value.replace(/^\[(.*)\]$/, '$1'))) return true;
+  const hostPort = parseHostPort(value);
+  return hostPort !== null && isIP(hostPort.host) !== 0;
+}
 
 export type ParsedOptions =
   | { ok: true; options: Record<string, unknown> }

@@ -24,7 +24,3 @@ export async function converse(target: ProbeTarget, signal: AbortSignal, talk: (
     session?.close();
   }
 }
-
-export function elapsedMs(session: SocketSession): number {
-  return Math.round(session.elapsed());
-}

@@ -1,36 +1,74 @@
 import { expect } from 'chai';
-import { parseCheckOptions } from '../../../shared/src/check-options.js';
+import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../shared/src/check-options.js';
+import { CHECK_TYPES } from '../../../shared/src/check-types.js';
 
 describe('check options', () => {
   describe('parseCheckOptions', () => {
-    it('accepts an empty object for every type', () => {
-      for (const type of ['HTTP', 'TCP', 'PING', 'DNS', 'WS', 'SMTP', 'IMAP', 'FTP', 'SSH', 'REDIS', 'MARIADB', 'MONGO', 'POSTGRES', 'GRPC'] as const) {
-        expect(parseCheckOptions(type, {}).ok, type).to.equal(true);
+    it('accepts an empty, absent or null object for every check type', () => {
+      expect(CHECK_TYPES).to.have.length(21);
+      for (const type of CHECK_TYPES) {
+        for (const raw of [{}, undefined, null]) expect(parseCheckOptions(type, raw), `${type} ${String(raw)}`).to.deep.equal({ ok: true, options: {} });
       }
     });
 
-    it('accepts the HTTP options with status numbers and classes', () => {
-      const parsed = parseCheckOptions('HTTPS', { method: 'HEAD', expected_status: [200, '3xx'], keyword: 'ok', keyword_inverted: true, follow_redirects: false, verify_tls: false, headers: { 'x-a': 'b' } });
-      expect(parsed.ok).to.equal(true);
+    it('accepts min_failing_locations for every check type, from 1 up', () => {
+      for (const type of CHECK_TYPES) expect(parseCheckOptions(type, { min_failing_locations: 2 }).ok, type).to.equal(true);
+      expect(parseCheckOptions('SSH', { min_failing_locations: 0 }).ok).to.equal(false);
+      expect(parseCheckOptions('TCP', { min_failing_locations: 1.5 }).ok).to.equal(false);
+    });
+
+    it('accepts the HTTP options with status numbers and classes, and returns them as given', () => {
+      const options = { method: 'HEAD', expected_status: [200, '3xx'], keyword: 'ok', keyword_inverted: true, follow_redirects: false, verify_tls: false, headers: { 'x-a': 'b' }, body: '{}' };
+      expect(parseCheckOptions('HTTPS', options)).to.deep.equal({ ok: true, options });
     });
 
     it('refuses an option that belongs to another type, naming it', () => {
-      const parsed = parseCheckOptions('TCP', { keyword: 'x' });
-      expect(parsed).to.deep.equal({ ok: false, issues: [{ path: '', message: 'keyword is not an option of check_type TCP' }] });
+      expect(parseCheckOptions('TCP', { keyword: 'x' })).to.deep.equal({ ok: false, issues: [{ path: '', message: 'keyword is not an option of check_type TCP' }] });
+      expect(parseCheckOptions('PING', { password: 'x', tls: true })).to.deep.equal({ ok: false, issues: [{ path: '', message: 'password, tls are not options of check_type PING' }] });
     });
 
-    it('refuses wrong types and values', () => {
-      expect(parseCheckOptions('HTTP', { method: 'FETCH' }).ok).to.equal(false);
-      expect(parseCheckOptions('HTTP', { expected_status: [700] }).ok).to.equal(false);
-      expect(parseCheckOptions('HTTP', { expected_status: ['2xxx'] }).ok).to.equal(false);
-      expect(parseCheckOptions('DNS', { dns_record_type: 'ANY' }).ok).to.equal(false);
-      expect(parseCheckOptions('REDIS', { password: 42 }).ok).to.equal(false);
-      expect(parseCheckOptions('SSH', { min_failing_locations: 0 }).ok).to.equal(false);
+    it('refuses wrong types and values, with the path of the bad value', () => {
+      const cases: [Parameters<typeof parseCheckOptions>[0], Record<string, unknown>, string][] = [
+        ['HTTP', { method: 'FETCH' }, 'method'],
+        ['HTTP', { expected_status: [700] }, 'expected_status.0'],
+        ['HTTP', { expected_status: [200, '2xxx'] }, 'expected_status.1'],
+        ['HTTP', { expected_status: [] }, 'expected_status'],
+        ['HTTP', { headers: { 'x-a': 1 } }, 'headers.x-a'],
+        ['HTTP', { follow_redirects: 'yes' }, 'follow_redirects'],
+        ['DNS', { dns_record_type: 'ANY' }, 'dns_record_type'],
+        ['REDIS', { password: 42 }, 'password'],
+        ['GRPC', { tls: 'true' }, 'tls'],
+      ];
+      for (const [type, raw, path] of cases) {
+        const parsed = parseCheckOptions(type, raw);
+        expect(parsed.ok, JSON.stringify(raw)).to.equal(false);
+        if (!parsed.ok) expect(parsed.issues.map((i) => i.path), JSON.stringify(raw)).to.include(path);
+      }
     });
 
-    it('accepts credentials for the handshake types', () => {
+    it('refuses options that are not an object', () => {
+      for (const raw of ['GET', 42, [1, 2], true]) expect(parseCheckOptions('HTTP', raw).ok, JSON.stringify(raw)).to.equal(false);
+    });
+
+    it('accepts a resolver address with or without a port, and refuses a name', () => {
+      for (const resolver of ['127.0.0.1', '127.0.0.1:5353', '::1', '[::1]', '[::1]:53']) expect(parseCheckOptions('DNS', { resolver }).ok, resolver).to.equal(true);
+      for (const resolver of ['dns.internal', 'dns.internal:53', '127.0.0.1:99999', '']) expect(parseCheckOptions('DNS', { resolver }).ok, resolver).to.equal(false);
+    });
+
+    it('accepts credentials for the handshake types only', () => {
       expect(parseCheckOptions('POSTGRESQL', { username: 'u', password: 'p', database: 'd' }).ok).to.equal(true);
+      expect(parseCheckOptions('MARIADB', { username: 'u', password: 'p', database: 'd' }).ok).to.equal(true);
+      expect(parseCheckOptions('MONGO', { username: 'u', password: 'p', database: 'admin' }).ok).to.equal(true);
+      expect(parseCheckOptions('REDIS', { username: 'u', password: 'p' }).ok).to.equal(true);
       expect(parseCheckOptions('SSH', { username: 'u', private_key: '-----BEGIN' }).ok).to.equal(true);
+      expect(parseCheckOptions('REDIS', { database: 'd' }).ok).to.equal(false);
+      expect(parseCheckOptions('FTP', { username: 'u' }).ok).to.equal(false);
+    });
+  });
+
+  describe('SECRET_OPTION_KEYS', () => {
+    it('names the password and the private key', () => {
+      expect([...SECRET_OPTION_KEYS]).to.deep.equal(['password', 'private_key']);
     });
   });
 });
