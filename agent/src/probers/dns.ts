@@ -21,10 +21,10 @@ export function dnsProber(): Prober {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const resolver = new Resolver({ timeout: target.timeoutMs, tries: 1 });
-      if (o.resolver) resolver.setServers([serverAddress(o.resolver)]);
       const onAbort = () => resolver.cancel();
       signal.addEventListener('abort', onAbort, { once: true });
       try {
+        if (o.resolver) resolver.setServers([serverAddress(o.resolver)]);
         const answers = format(type, await resolver.resolve(target.endpoint, type));
         const details = { record_type: type, answers, resolve_ms: elapsed() };
         if (answers.length === 0) return { ok: false, responseTimeMs: elapsed(), message: `no ${type} records`, details };
@@ -33,8 +33,8 @@ export function dnsProber(): Prober {
         }
         return { ok: true, responseTimeMs: elapsed(), message: `${type} ${answers.slice(0, 3).join(', ')}${answers.length > 3 ? ', ...' : ''} in ${elapsed()} ms`, details };
       } catch (err) {
-        const code = (err as { code?: string }).code;
-        const message = signal.aborted || code === 'ECANCELLED' || code === 'ETIMEOUT' ? `timed out after ${target.timeoutMs} ms` : describeDnsError(code, type);
+        const { code, message: reason } = err as { code?: string; message?: string };
+        const message = signal.aborted || code === 'ECANCELLED' || code === 'ETIMEOUT' ? `timed out after ${target.timeoutMs} ms` : describeDnsError(code, type, reason);
         return { ok: false, responseTimeMs: elapsed(), message, details: { record_type: type } };
       } finally {
         signal.removeEventListener('abort', onAbort);
@@ -76,7 +76,7 @@ function sameAnswer(answer: string, expected: string): boolean {
   return norm(answer) === norm(expected);
 }
 
-function describeDnsError(code: string | undefined, type: string): string {
+function describeDnsError(code: string | undefined, type: string, reason: string | undefined): string {
   switch (code) {
     case 'ENOTFOUND':
       return 'no such domain (NXDOMAIN)';
@@ -84,11 +84,15 @@ function describeDnsError(code: string | undefined, type: string): string {
       return `no ${type} records`;
     case 'ESERVFAIL':
       return 'the resolver answered SERVFAIL';
-    case 'ECONNREFUSED':
-      return 'the resolver refused the query';
     case 'EREFUSED':
-      return 'the resolver refused the query';
+      return 'the resolver refused the query (REFUSED)';
+    case 'ECONNREFUSED':
+      return 'connection refused by the resolver';
+    case 'EBADRESP':
+      return 'not a DNS answer from the resolver';
+    case undefined:
+      return `DNS lookup failed (${reason ?? 'unknown error'})`;
     default:
-      return `DNS lookup failed (${code ?? 'unknown error'})`;
+      return `DNS lookup failed (${code})`;
   }
 }

@@ -7,7 +7,7 @@ export function ftpProber(): Prober {
     family: 'FTP',
     probe: (target, signal) =>
       converse(target, signal, async (s) => {
-        const greeting = await s.readReply();
+        const greeting = await s.readReply('FTP');
         const bannerMs = s.elapsed();
         s.write('QUIT\r\n');
         const banner = greeting.lines.at(-1) ?? '';

@@ -8,6 +8,8 @@ export interface HttpExchange {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body was cut at maxBodyBytes (and the rest never read). */
+  bodyTruncated: boolean;
   timings: Record<string, number>;
   certificate?: { subject: string; issuer: string; valid_to: string; days_remaining: number };
 }
@@ -51,20 +53,26 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
       marks.firstByte = since();
       const chunks: Buffer[] = [];
       let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (size < options.maxBodyBytes) chunks.push(chunk);
-        size += chunk.length;
-      });
-      res.once('end', () => {
-        const end = since();
+      const finish = (truncated: boolean) =>
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
           body: Buffer.concat(chunks).subarray(0, options.maxBodyBytes).toString('utf8'),
-          timings: phases(marks, end),
+          bodyTruncated: truncated,
+          timings: phases(marks, since()),
           certificate,
         });
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        // Enough to judge the keyword: stop here rather than download an endless stream
+        // (the connection is destroyed once the exchange settles).
+        if (size >= options.maxBodyBytes) {
+          res.pause();
+          finish(true);
+        }
       });
+      res.once('end', () => finish(false));
       res.once('error', reject);
     });
     req.once('error', reject);

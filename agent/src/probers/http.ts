@@ -18,6 +18,11 @@ interface HttpOptions {
   verify_tls?: boolean;
 }
 
+interface MethodAndBody {
+  method: string;
+  body?: string;
+}
+
 export function httpProber(): Prober {
   return {
     family: 'HTTP',
@@ -25,23 +30,19 @@ export function httpProber(): Prober {
       const o = target.options as HttpOptions;
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      let url = new URL(target.endpoint);
+      let url: URL;
+      let request: MethodAndBody = { method: o.method ?? 'GET', body: o.body };
       let exchange: HttpExchange;
       let redirects = 0;
       try {
+        url = new URL(target.endpoint);
         for (;;) {
-          exchange = await httpRequest(url, {
-            method: redirects > 0 && o.method !== 'HEAD' ? 'GET' : (o.method ?? 'GET'),
-            headers: o.headers ?? {},
-            body: redirects > 0 ? undefined : o.body,
-            verifyTls: o.verify_tls ?? true,
-            maxBodyBytes: MAX_BODY_BYTES,
-            signal,
-          });
+          exchange = await httpRequest(url, { ...request, headers: o.headers ?? {}, verifyTls: o.verify_tls ?? true, maxBodyBytes: MAX_BODY_BYTES, signal });
           const location = exchange.headers.location;
           if ((o.follow_redirects ?? true) && isRedirect(exchange.status) && location) {
             if (++redirects > MAX_REDIRECTS) return failed(elapsed(), `more than ${MAX_REDIRECTS} redirects`, { status_code: exchange.status });
             url = new URL(location, url);
+            request = redirectedRequest(exchange.status, request);
             continue;
           }
           break;
@@ -52,6 +53,7 @@ export function httpProber(): Prober {
       }
       const responseTimeMs = elapsed();
       const details: ProbeResult['details'] = { status_code: exchange.status, ...exchange.timings };
+      if (exchange.bodyTruncated) details.body_truncated_at_bytes = MAX_BODY_BYTES;
       if (redirects > 0) {
         details.redirects = redirects;
         details.final_url = url.toString();
@@ -80,6 +82,12 @@ export function httpProber(): Prober {
 
 function isRedirect(status: number): boolean {
   return [301, 302, 303, 307, 308].includes(status);
+}
+
+/** As browsers do: 307 and 308 repeat the request; the others turn it into a GET (HEAD stays HEAD). */
+function redirectedRequest(status: number, request: MethodAndBody): MethodAndBody {
+  if (status === 307 || status === 308) return request;
+  return { method: request.method === 'HEAD' ? 'HEAD' : 'GET', body: undefined };
 }
 
 /** Numbers match exactly, "2xx"-style strings match a class; the default is 200-399. */

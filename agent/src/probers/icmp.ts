@@ -3,6 +3,7 @@
 import { lookup } from 'node:dns/promises';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
+import { abortable } from './abortable.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
 
@@ -32,9 +33,10 @@ export function icmpProber(): Prober {
         address = { address: host, family: isIP(host) };
       } else {
         try {
-          address = await lookup(host);
+          address = await abortable(lookup(host), signal);
         } catch (err) {
-          return { ok: false, responseTimeMs: elapsed(), message: describeNetworkError(err), details: {} };
+          const message = signal.aborted ? `timed out after ${target.timeoutMs} ms` : describeNetworkError(err);
+          return { ok: false, responseTimeMs: elapsed(), message, details: {} };
         }
         dnsMs = elapsed();
       }

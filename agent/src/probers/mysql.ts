@@ -1,9 +1,17 @@
-// MySQL and MariaDB through mysql2: the server greeting proves the protocol; with
-// credentials the probe logs in and runs SELECT 1.
+// MySQL and MariaDB: the server greeting (protocol 10, with its version) proves the
+// protocol; mysql2 then completes the handshake on the same socket. Without credentials the
+// probe's login is expected to be refused, which still passes: finishing the handshake
+// rather than hanging up after the greeting keeps the probe from counting towards the
+// server's max_connect_errors host blocking. With credentials it logs in and runs SELECT 1.
+import net from 'node:net';
 import mysql from 'mysql2/promise';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
+import { abortable } from './abortable.js';
 import { describeNetworkError } from './network-errors.js';
-import type { Prober, ProbeResult } from './prober.js';
+import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
+
+const PROTOCOL_10 = 10;
+const ERROR_PACKET = 0xff;
 
 interface MysqlOptions {
   username?: string;
@@ -21,48 +29,74 @@ export function mysqlProber(): Prober {
       if (!address) return { ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} };
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
+      const details: ProbeDetails = {};
+      let greeted = false;
+      let notMysql = false;
+      const socket = net.connect({ host: address.host, port: address.port });
+      socket.once('connect', () => (details.connect_ms = elapsed()));
+      socket.once('data', (chunk: Buffer) => {
+        const greeting = parseGreeting(chunk);
+        if (greeting === null) {
+          notMysql = true;
+          socket.destroy();
+          return;
+        }
+        details.banner_ms = elapsed();
+        if (greeting.protocol === PROTOCOL_10) greeted = true;
+        if (greeting.version) details.server_version = greeting.version;
+      });
       let connection: mysql.Connection | undefined;
-      let aborted = false;
-      const onAbort = () => (aborted = true);
-      signal.addEventListener('abort', onAbort, { once: true });
       try {
         const connecting = mysql.createConnection({
-          host: address.host,
-          port: address.port,
+          stream: socket,
           user: o.username ?? 'outpost_probe',
           password: o.password,
           database: o.database,
           connectTimeout: target.timeoutMs,
         });
-        // A connection that arrives after the timeout is closed at once, not leaked.
-        connecting.then((late) => aborted && late.destroy(), () => undefined);
+        // A connection that completes after the timeout is closed at once, not leaked.
+        connecting.then((late) => signal.aborted && late.destroy(), () => undefined);
         connection = await abortable(connecting, signal);
-        const loginMs = elapsed();
-        if (!withCredentials) return { ok: true, responseTimeMs: loginMs, message: `MySQL greeting received in ${loginMs} ms`, details: { handshake_ms: loginMs } };
+        details.handshake_ms = elapsed();
+        const version = details.server_version ? ` ${details.server_version}` : '';
+        if (!withCredentials) return { ok: true, responseTimeMs: elapsed(), message: `MySQL${version} greeting received in ${details.banner_ms} ms`, details };
         await abortable(connection.query('SELECT 1'), signal);
-        return { ok: true, responseTimeMs: elapsed(), message: `MySQL login ok, SELECT 1 in ${elapsed() - loginMs} ms`, details: { login_ms: loginMs, query_ms: elapsed() - loginMs } };
+        details.query_ms = elapsed() - details.handshake_ms;
+        return { ok: true, responseTimeMs: elapsed(), message: `MySQL${version} login ok, SELECT 1 in ${details.query_ms} ms`, details };
       } catch (err) {
-        const e = err as { sqlState?: string; errno?: number; message?: string };
-        // A server-sent error (e.g. access denied) came after its greeting: MySQL is speaking.
-        if (!withCredentials && !aborted && e.sqlState) {
-          return { ok: true, responseTimeMs: elapsed(), message: `MySQL greeting received (login refused: ${e.message?.slice(0, 100)})`, details: { handshake_ms: elapsed() } };
+        const version = details.server_version ? ` ${details.server_version}` : '';
+        // A refusal after the greeting (e.g. access denied) still shows MySQL speaking.
+        if (!withCredentials && greeted && !signal.aborted) {
+          details.handshake_ms = elapsed();
+          return { ok: true, responseTimeMs: elapsed(), message: `MySQL${version} greeting received in ${details.banner_ms} ms (login refused: ${errorText(err)})`, details };
         }
-        const message = aborted ? `timed out after ${target.timeoutMs} ms` : `MySQL: ${describeNetworkError(err)}`;
-        return { ok: false, responseTimeMs: elapsed(), message, details: {} };
+        const message = signal.aborted ? `timed out after ${target.timeoutMs} ms` : notMysql ? 'not a MySQL server (unexpected greeting)' : `MySQL${version}: ${errorText(err)}`;
+        return { ok: false, responseTimeMs: elapsed(), message, details };
       } finally {
-        signal.removeEventListener('abort', onAbort);
         connection?.destroy();
+        socket.destroy();
       }
     },
   };
 }
 
-/** Rejects when the signal aborts; the caller destroys what the promise was building. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+/**
+ * The first packet: a 3-byte length, a sequence number 0, then protocol version 10 and the
+ * NUL-terminated server version, or an error packet (0xff, e.g. "Too many connections").
+ * Null when the bytes cannot be a MySQL greeting.
+ */
+function parseGreeting(chunk: Buffer): { protocol: number; version?: string } | null {
+  if (chunk.length < 5) return null;
+  const length = chunk.readUIntLE(0, 3);
+  const protocol = chunk[4]!;
+  if (chunk[3] !== 0 || length < 1 || length > 1024 || (protocol !== PROTOCOL_10 && protocol !== ERROR_PACKET)) return null;
+  if (protocol === ERROR_PACKET) return { protocol };
+  const end = chunk.indexOf(0, 5);
+  if (end <= 5) return { protocol };
+  // MariaDB prefixes its version with "5.5.5-" for the sake of old replication clients.
+  return { protocol, version: chunk.subarray(5, Math.min(end, 5 + 64)).toString('latin1').replace(/^5\.5\.5-(?=.*MariaDB)/, '') };
+}
+
+function errorText(err: unknown): string {
+  return describeNetworkError(err).slice(0, 120);
 }

@@ -10,6 +10,8 @@ import type { SocketSession } from './socket-session.js';
 
 const SSL_REQUEST_CODE = 80877103;
 const PROTOCOL_3 = 196608;
+/** The role named in the startup of a check without credentials. */
+const PROBE_USER = 'outpost';
 
 interface PostgresOptions {
   username?: string;
@@ -33,15 +35,19 @@ async function handshake(s: SocketSession, o: PostgresOptions): Promise<Verdict>
   sslRequest.writeInt32BE(SSL_REQUEST_CODE, 4);
   s.write(sslRequest);
   const answer = (await s.readBytes(1)).toString('latin1');
-  if (answer !== 'S' && answer !== 'N') return { ok: false, message: 'not a PostgreSQL server (no answer to SSLRequest)' };
+  if (answer !== 'S' && answer !== 'N') return { ok: false, message: 'not a PostgreSQL server (unexpected answer to SSLRequest)' };
   if (answer === 'S') await s.startTls();
-  s.write(startupMessage(o.username ?? 'outpost_probe', o.database ?? 'postgres'));
+  s.write(startupMessage(PROBE_USER, o.database ?? 'postgres'));
   const type = (await s.readBytes(1)).toString('latin1');
   const length = (await s.readBytes(4)).readInt32BE(0);
   if ((type !== 'R' && type !== 'E') || length < 4 || length > 65_536) return { ok: false, message: 'not a PostgreSQL server (unexpected startup reply)' };
   const body = await s.readBytes(length - 4);
   const details = { startup_ms: s.elapsed(), tls: answer === 'S' };
-  if (type === 'R') return { ok: true, message: `PostgreSQL ${describeAuthRequest(body.readInt32BE(0))}`, details };
+  if (type === 'R') {
+    // Leave politely (Terminate) rather than in the middle of the startup.
+    s.write(Buffer.from([0x58, 0, 0, 0, 4]));
+    return { ok: true, message: `PostgreSQL ${describeAuthRequest(body.readInt32BE(0))}`, details };
+  }
   return { ok: true, message: `PostgreSQL answered: ${errorMessage(body)}`, details };
 }
 

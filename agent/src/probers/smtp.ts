@@ -7,12 +7,12 @@ export function smtpProber(): Prober {
     family: 'SMTP',
     probe: (target, signal) =>
       converse(target, signal, async (s): Promise<Verdict> => {
-        const greeting = await s.readReply();
+        const greeting = await s.readReply('SMTP');
         const bannerMs = s.elapsed();
         const banner = greeting.lines[0] ?? '';
         if (greeting.code !== 220) return { ok: false, message: `SMTP greeting ${banner.slice(0, 120)}`, details: { banner_ms: bannerMs, reply_code: greeting.code } };
         s.write(`EHLO ${String(target.options.ehlo_name ?? 'outpost-agent.local')}\r\n`);
-        const ehlo = await s.readReply();
+        const ehlo = await s.readReply('SMTP');
         s.write('QUIT\r\n');
         const extensions = ehlo.lines.slice(1).map((l) => l.slice(4).split(' ')[0] ?? '').filter(Boolean);
         return {

@@ -63,13 +63,13 @@ export class SocketSession {
   }
 
   /** A reply of the SMTP/FTP form: "220-..." continuation lines up to "220 ...". */
-  async readReply(): Promise<{ code: number; lines: string[] }> {
+  async readReply(protocol: 'SMTP' | 'FTP'): Promise<{ code: number; lines: string[] }> {
     const lines: string[] = [];
     for (let i = 0; i < 100; i++) {
       const line = await this.readLine();
       lines.push(line);
       const match = /^(\d{3})([ -]?)/.exec(line);
-      if (!match) throw new ProbeFailure(`unexpected reply "${line.slice(0, 80)}"`);
+      if (!match) throw new ProbeFailure(`not an ${protocol} reply: "${line.slice(0, 80)}"`);
       if (match[2] !== '-') return { code: Number(match[1]), lines };
     }
     throw new ProbeFailure('the reply has too many lines');

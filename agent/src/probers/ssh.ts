@@ -1,9 +1,15 @@
 // SSH through ssh2: banner plus a full key exchange. Without credentials the refused login
 // that follows the key exchange still passes; with credentials the login must succeed.
+// The probe owns the TCP socket so that it can time the connect and the banner, and say what
+// a server that never sends a banner sent instead.
+import net from 'node:net';
 import { Client } from 'ssh2';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { describeNetworkError } from './network-errors.js';
-import type { Prober, ProbeResult } from './prober.js';
+import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
+
+/** RFC 4253 lets a server send text lines before its identification; this much is read for it. */
+const MAX_PRE_BANNER_BYTES = 8192;
 
 interface SshOptions {
   username?: string;
@@ -21,48 +27,64 @@ export function sshProber(): Prober {
       if (!address) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
+      const details: ProbeDetails = {};
+      const socket = net.connect({ host: address.host, port: address.port });
+      socket.once('connect', () => (details.connect_ms = elapsed()));
+      const banner = watchBanner(socket, (ident) => {
+        details.banner_ms = elapsed();
+        details.server_ident = ident;
+      });
       const client = new Client();
-      let ident = '';
-      let kexMs: number | undefined;
       return new Promise<ProbeResult>((resolve) => {
+        let settled = false;
         const finish = (ok: boolean, message: string) => {
+          if (settled) return;
+          settled = true;
           signal.removeEventListener('abort', onAbort);
           client.end();
           client.destroy();
-          const details: ProbeResult['details'] = {};
-          if (ident) details.server_ident = ident;
-          if (kexMs !== undefined) details.kex_ms = kexMs;
+          socket.destroy();
           resolve({ ok, responseTimeMs: elapsed(), message, details });
         };
-        const onAbort = () => finish(false, `timed out after ${target.timeoutMs} ms`);
+        const onAbort = () => {
+          const seen = banner.firstLine();
+          const why = details.server_ident || seen === undefined ? '' : ` waiting for the SSH banner (the server sent "${seen}")`;
+          finish(false, `timed out after ${target.timeoutMs} ms${why}`);
+        };
         signal.addEventListener('abort', onAbort, { once: true });
         // "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3" → "SSH-2.0-OpenSSH_9.2p1": the comment is noise.
-        const banner = () => `${ident.split(' ')[0] || 'SSH'} banner, kex ok`;
-        client.on('handshake', () => (kexMs = elapsed()));
-        client.on('ready', () => finish(true, withCredentials ? `${banner()}, login ok` : banner()));
+        const kexOk = () => `${String(details.server_ident ?? 'SSH').split(' ')[0]} banner, kex ok`;
+        client.on('handshake', () => (details.kex_ms = elapsed()));
+        client.on('ready', () => finish(true, withCredentials ? `${kexOk()}, login ok` : kexOk()));
         client.on('error', (err: Error & { level?: string }) => {
-          if (err.level === 'client-authentication' && kexMs !== undefined) {
-            finish(!withCredentials, withCredentials ? `${banner()}, login refused` : banner());
+          if (err.level === 'client-authentication' && details.kex_ms !== undefined) {
+            finish(!withCredentials, withCredentials ? `${kexOk()}, login refused` : kexOk());
           } else {
-            finish(false, kexMs === undefined && ident === '' ? describeNetworkError(err) : `SSH: ${err.message}`);
+            finish(false, details.server_ident === undefined ? describeNetworkError(err) : `SSH: ${err.message}`);
           }
         });
-        client.on('close', () => finish(false, ident ? 'the server closed the connection during the handshake' : 'not an SSH server'));
+        client.on('close', () => finish(false, details.server_ident ? 'the server closed the connection during the handshake' : 'not an SSH server (no banner)'));
         client.connect({
-          host: address.host,
-          port: address.port,
+          sock: socket,
           username: o.username ?? 'outpost-probe',
           password: o.password,
           privateKey: o.private_key,
-          readyTimeout: target.timeoutMs,
           tryKeyboard: false,
-          // ssh2 reports the server's identification line only through its debug hook.
-          debug: (line: string) => {
-            const match = /Remote ident: '(.*)'/.exec(line);
-            if (match?.[1]) ident = match[1];
-          },
         });
       });
     },
   };
+}
+
+/** Reads along with ssh2 until the identification line ("SSH-..."), keeping the first line seen. */
+function watchBanner(socket: net.Socket, onIdent: (ident: string) => void): { firstLine(): string | undefined } {
+  let text = '';
+  const onData = (chunk: Buffer) => {
+    text += chunk.toString('latin1');
+    const ident = text.split(/\r?\n/).slice(0, -1).find((line) => line.startsWith('SSH-'));
+    if (ident !== undefined) onIdent(ident);
+    if (ident !== undefined || text.length > MAX_PRE_BANNER_BYTES) socket.off('data', onData);
+  };
+  socket.on('data', onData);
+  return { firstLine: () => (text.includes('\n') ? text.slice(0, text.indexOf('\n')).replace(/\r$/, '').slice(0, 80) : undefined) };
 }

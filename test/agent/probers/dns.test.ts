@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DNSMASQ, startDnsmasq } from '../../fixtures/peers/dnsmasq.js';
-import { refusedEndpoint, tcpListener } from '../../fixtures/peers/net-fixtures.js';
+import { refusedEndpoint, udpListener } from '../../fixtures/peers/net-fixtures.js';
 import { peerBinary } from '../../fixtures/peers/require-peer.js';
 import { runProbe } from './probe-helpers.js';
 
@@ -35,22 +35,40 @@ describe('dns prober', () => {
     expect(wrong.message).to.match(/do not include 10\.1\.2\.3/);
   });
 
-  it('is RED for a name without records', async () => {
-    const r = await runProbe('DNS', 'nothing.here.test', { resolver: dns!.resolver });
-    expect(r.ok).to.equal(false);
+  it('is RED for a name that does not exist, a type without records and a refused query', async () => {
+    const missing = await runProbe('DNS', 'nothing.outpost.test', { resolver: dns!.resolver });
+    expect(missing).to.include({ ok: false, message: 'no such domain (NXDOMAIN)' });
+    const noAaaa = await runProbe('DNS', 'outpost.test', { resolver: dns!.resolver, dns_record_type: 'AAAA' });
+    expect(noAaaa).to.include({ ok: false, message: 'no AAAA records' });
+    const elsewhere = await runProbe('DNS', 'example.org', { resolver: dns!.resolver });
+    expect(elsewhere).to.include({ ok: false, message: 'the resolver refused the query (REFUSED)' });
   });
 
-  it('is RED at its timeout when the resolver does not answer', async () => {
-    const r = await runProbe('DNS', 'www.outpost.test', { resolver: await refusedEndpoint() }, 800);
-    expect(r.ok).to.equal(false);
+  it('is RED with "connection refused" when no resolver listens on the port', async () => {
+    const r = await runProbe('DNS', 'www.outpost.test', { resolver: await refusedEndpoint() });
+    expect(r).to.include({ ok: false, message: 'connection refused by the resolver' });
   });
 
-  it('is RED when the resolver port speaks another protocol', async () => {
-    const listener = await tcpListener('HTTP/1.1 400 Bad Request\r\n\r\n');
+  it('is RED when the resolver port answers something that is not DNS', async () => {
+    const garbage = await udpListener(Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\n'));
     try {
-      expect((await runProbe('DNS', 'www.outpost.test', { resolver: listener.endpoint }, 800)).ok).to.equal(false);
+      const r = await runProbe('DNS', 'www.outpost.test', { resolver: garbage.endpoint }, 2_000);
+      expect(r).to.include({ ok: false, message: 'not a DNS answer from the resolver' });
     } finally {
-      await listener.close();
+      await garbage.close();
+    }
+  });
+
+  it('ends at its timeout when the resolver never answers', async () => {
+    const silent = await udpListener();
+    try {
+      const started = Date.now();
+      const r = await runProbe('DNS', 'www.outpost.test', { resolver: silent.endpoint }, 600);
+      expect(r).to.include({ ok: false, message: 'timed out after 600 ms' });
+      expect(Date.now() - started).to.be.within(550, 2_000);
+      expect(silent.received()).to.be.greaterThan(0);
+    } finally {
+      await silent.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { FtpSrv } from 'ftp-srv';
 import { freePort, tcpListener } from '../../fixtures/peers/net-fixtures.js';
+import { poll } from '../../support/poll.js';
 import { itFailsLikeAnyProtocol, runProbe } from './probe-helpers.js';
 
 describe('ftp prober', () => {
@@ -22,6 +23,16 @@ describe('ftp prober', () => {
     expect(r.details).to.include({ reply_code: 220 });
   });
 
+  it('reads a multi-line greeting to its last line, then sends QUIT', async () => {
+    const peer = await tcpListener('220-Welcome\r\n220-to the\r\n220 test server\r\n');
+    try {
+      expect(await runProbe('FTP', peer.endpoint)).to.include({ ok: true, message: 'FTP 220 test server' });
+      await poll(() => peer.received() === 'QUIT\r\n', { what: 'the QUIT command' });
+    } finally {
+      await peer.close();
+    }
+  });
+
   it('is RED on a greeting that is not 220', async () => {
     const busy = await tcpListener('421 too many connections\r\n');
     try {
@@ -31,5 +42,5 @@ describe('ftp prober', () => {
     }
   });
 
-  itFailsLikeAnyProtocol('FTP', 'HTTP/1.1 400 Bad Request\r\n\r\n');
+  itFailsLikeAnyProtocol('FTP', { otherProtocol: 'HTTP/1.1 400 Bad Request\r\n\r\n', otherProtocolMessage: /^not an FTP reply: "HTTP\/1\.1 400 Bad Request"$/ });
 });

@@ -1,15 +1,20 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { HealthImplementation } from 'grpc-health-check';
+import { selfSignedCertificate } from '../../fixtures/peers/self-signed.js';
 import { itFailsLikeAnyProtocol, runProbe } from './probe-helpers.js';
 
-async function startGrpc(withHealth: boolean, statuses: Record<string, 'SERVING' | 'NOT_SERVING'> = {}): Promise<{ endpoint: string; server: Server }> {
+async function startGrpc(withHealth: boolean, statuses: Record<string, 'SERVING' | 'NOT_SERVING'> = {}, tls = false): Promise<{ endpoint: string; server: Server }> {
   const server = new Server();
   if (withHealth) new HealthImplementation(statuses).addToServer(server);
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
-  );
+  const credentials = tls ? tlsCredentials() : ServerCredentials.createInsecure();
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))));
   return { endpoint: `127.0.0.1:${port}`, server };
+}
+
+function tlsCredentials(): ServerCredentials {
+  const { key, cert } = selfSignedCertificate();
+  return ServerCredentials.createSsl(null, [{ private_key: Buffer.from(key), cert_chain: Buffer.from(cert) }]);
 }
 
 describe('grpc prober', () => {
@@ -41,5 +46,16 @@ describe('grpc prober', () => {
     expect(r).to.include({ ok: true, message: 'connection established (health service not implemented)' });
   });
 
-  itFailsLikeAnyProtocol('GRPC', 'HTTP/1.1 400 Bad Request\r\n\r\n');
+  it('speaks TLS when asked, refusing an unverifiable certificate unless verify_tls is false', async () => {
+    const endpoint = await start(true, { '': 'SERVING' }, true);
+    const verified = await runProbe('GRPC', endpoint, { tls: true });
+    expect(verified).to.include({ ok: false, message: 'TLS certificate is self-signed' });
+    const unverified = await runProbe('GRPC', endpoint, { tls: true, verify_tls: false });
+    expect(unverified.ok, unverified.message).to.equal(true);
+    expect(unverified.details).to.include({ serving_status: 'SERVING' });
+    const plaintext = await runProbe('GRPC', endpoint);
+    expect(plaintext.ok, 'plaintext against a TLS port').to.equal(false);
+  });
+
+  itFailsLikeAnyProtocol('GRPC', { otherProtocol: 'HTTP/1.1 400 Bad Request\r\n\r\n', otherProtocolMessage: /^not an HTTP\/2 server/ });
 });

@@ -3,9 +3,12 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { selfSignedCertificate } from '../../fixtures/peers/self-signed.js';
+import { poll } from '../../support/poll.js';
 import { itFailsLikeAnyProtocol, runProbe } from './probe-helpers.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+const connectionCount = (server: http.Server) => new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 
 describe('http prober', () => {
   let server: http.Server;
@@ -84,6 +87,51 @@ describe('http prober', () => {
     expect(seen[0]?.headers['x-probe']).to.equal('yes');
   });
 
+  it('repeats the method and body on 307, and turns to GET on 303', async () => {
+    routes.set('/keep', (_q, s) => s.writeHead(307, { location: '/echo' }).end());
+    routes.set('/see-other', (_q, s) => s.writeHead(303, { location: '/echo' }).end());
+    routes.set('/echo', (_q, s) => s.writeHead(204).end());
+    expect((await runProbe('HTTP', `${base}/keep`, { method: 'PUT', body: 'v=1' })).ok).to.equal(true);
+    expect(seen[1]).to.include({ method: 'PUT', url: '/echo', body: 'v=1' });
+    seen.length = 0;
+    expect((await runProbe('HTTP', `${base}/see-other`, { method: 'POST', body: 'v=1' })).ok).to.equal(true);
+    expect(seen[1]).to.include({ method: 'GET', url: '/echo', body: '' });
+  });
+
+  it('reads at most 1 MiB of a body that never ends, then closes the connection', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let streams = 0;
+    let closed = 0;
+    routes.set('/endless', (_q, s) => {
+      streams++;
+      s.once('close', () => closed++);
+      s.writeHead(200, { 'content-type': 'text/plain' });
+      // Writes while the client reads; ends only when the client goes away.
+      const pump = () => {
+        while (!s.destroyed && s.write(chunk));
+        if (!s.destroyed) s.once('drain', pump);
+      };
+      pump();
+    });
+    const r = await runProbe('HTTP', `${base}/endless`, { keyword: 'needle' }, 5_000);
+    expect(r.ok).to.equal(false);
+    expect(r.message).to.match(/keyword "needle" not found/);
+    expect(r.details).to.include({ status_code: 200, body_truncated_at_bytes: 1024 * 1024 });
+    expect(streams).to.equal(1);
+    await poll(() => closed === 1, { what: 'the server to see the connection closed' });
+  });
+
+  it('resolves a host name and reports the lookup time', async () => {
+    const r = await runProbe('HTTP', `${base.replace('127.0.0.1', 'localhost')}/ok`);
+    expect(r.ok, r.message).to.equal(true);
+    expect(r.details.dns_ms).to.be.a('number');
+  });
+
+  it('leaves no connection open after a GREEN check', async () => {
+    expect((await runProbe('HTTP', `${base}/ok`)).ok).to.equal(true);
+    await poll(async () => (await connectionCount(server)) === 0, { what: 'the server to see the connection closed' });
+  });
+
   it('ends at its timeout when the server does not answer', async () => {
     routes.set('/hang', () => undefined);
     const started = Date.now();
@@ -92,7 +140,7 @@ describe('http prober', () => {
     expect(Date.now() - started).to.be.below(2_000);
   });
 
-  itFailsLikeAnyProtocol('HTTP', 'SSH-2.0-OpenSSH_9.2p1\r\n', (hostPort) => `http://${hostPort}/`);
+  itFailsLikeAnyProtocol('HTTP', { otherProtocol: 'SSH-2.0-OpenSSH_9.2p1\r\n', otherProtocolMessage: /^not an HTTP server/, endpointFor: (hostPort) => `http://${hostPort}/` });
 
   describe('over TLS', () => {
     let tlsServer: https.Server;

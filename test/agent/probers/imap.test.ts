@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { DOVECOT, startDovecot } from '../../fixtures/peers/dovecot.js';
+import { tcpListener } from '../../fixtures/peers/net-fixtures.js';
 import { peerBinary } from '../../fixtures/peers/require-peer.js';
+import { poll } from '../../support/poll.js';
 import { itFailsLikeAnyProtocol, runProbe } from './probe-helpers.js';
 
 describe('imap prober', () => {
@@ -12,12 +14,31 @@ describe('imap prober', () => {
   });
   after(() => dovecot?.stop());
 
-  it('is GREEN on the "* OK" banner of a real Dovecot, then logs out', async () => {
+  it('is GREEN on the "* OK" banner of a real Dovecot', async () => {
     const r = await runProbe('IMAP', dovecot!.endpoint);
     expect(r.ok, r.message).to.equal(true);
     expect(r.message).to.match(/^IMAP \* OK/);
     expect(r.details.banner_ms).to.be.a('number');
   });
 
-  itFailsLikeAnyProtocol('IMAP', '220 smtp.example.com ESMTP\r\n');
+  it('sends LOGOUT after the banner', async () => {
+    const peer = await tcpListener('* OK IMAP4rev1 ready\r\n');
+    try {
+      expect((await runProbe('IMAP', peer.endpoint)).ok).to.equal(true);
+      await poll(() => peer.received() === 'a1 LOGOUT\r\n', { what: 'the LOGOUT command' });
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('is RED on a BYE banner', async () => {
+    const full = await tcpListener('* BYE Too many connections\r\n');
+    try {
+      expect(await runProbe('IMAP', full.endpoint)).to.include({ ok: false, message: 'not an IMAP banner: "* BYE Too many connections"' });
+    } finally {
+      await full.close();
+    }
+  });
+
+  itFailsLikeAnyProtocol('IMAP', { otherProtocol: '220 smtp.example.com ESMTP\r\n', otherProtocolMessage: /^not an IMAP banner: "220 smtp\.example\.com ESMTP"$/ });
 });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { tcpListener } from '../../fixtures/peers/net-fixtures.js';
+import { poll } from '../../support/poll.js';
 import { itFailsLikeAnyProtocol, runProbe } from './probe-helpers.js';
 
 // The PostgreSQL server of this machine (127.0.0.1:5432, trust authentication).
@@ -8,14 +10,24 @@ describe('postgres prober', () => {
   it('is GREEN when the server answers the startup message', async () => {
     const r = await runProbe('POSTGRES', POSTGRES);
     expect(r.ok, r.message).to.equal(true);
-    expect(r.message).to.match(/^PostgreSQL /);
+    expect(r.message).to.match(/^PostgreSQL (accepted the startup|asks for)/);
     expect(r.details.startup_ms).to.be.a('number');
+    expect(r.details.connect_ms).to.be.a('number');
     expect(r.details).to.have.property('tls');
   });
 
-  it('is GREEN for an unknown role without credentials: the server still speaks PostgreSQL', async () => {
-    const r = await runProbe('POSTGRESQL', POSTGRES, { database: 'no_such_database_here' });
-    expect(r.ok, r.message).to.equal(true);
+  it('is GREEN when the server refuses the startup with an ErrorResponse: it still speaks PostgreSQL', async () => {
+    // A canned answer (no SSL, then FATAL), as a server whose pg_hba.conf rejects the agent gives.
+    const fields = Buffer.from('SFATAL\0C28000\0Mno pg_hba.conf entry for host "127.0.0.1"\0\0');
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(4 + fields.length);
+    const rejecting = await tcpListener(Buffer.concat([Buffer.from('NE'), length, fields]));
+    try {
+      const r = await runProbe('POSTGRES', rejecting.endpoint);
+      expect(r).to.include({ ok: true, message: 'PostgreSQL answered: no pg_hba.conf entry for host "127.0.0.1"' });
+    } finally {
+      await rejecting.close();
+    }
   });
 
   it('logs in and runs SELECT 1 with credentials', async () => {
@@ -31,5 +43,17 @@ describe('postgres prober', () => {
     expect(r.message).to.match(/no_such_role_here/);
   });
 
-  itFailsLikeAnyProtocol('POSTGRES', 'HTTP/1.1 400 Bad Request\r\n\r\n');
+  it('ends at its timeout with credentials too, and leaves no socket open', async () => {
+    const listener = await tcpListener();
+    try {
+      const r = await runProbe('POSTGRES', listener.endpoint, { username: 'postgres', password: 'x' }, 600);
+      expect(r).to.include({ ok: false, message: 'timed out after 600 ms' });
+      expect(listener.accepted()).to.equal(1);
+      await poll(() => listener.open() === 0, { what: 'the probe to close its socket', timeoutMs: 3_000 });
+    } finally {
+      await listener.close();
+    }
+  });
+
+  itFailsLikeAnyProtocol('POSTGRES', { otherProtocol: 'HTTP/1.1 400 Bad Request\r\n\r\n', otherProtocolMessage: /^not a PostgreSQL server/ });
 });

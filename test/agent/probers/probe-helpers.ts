@@ -14,22 +14,35 @@ export function runProbe(checkType: CheckType, endpoint: string, options: Record
   return registry.run({ checkType, endpoint, timeoutMs, options });
 }
 
+export interface RedCases {
+  /** What the "other protocol" listener sends as soon as a client connects. */
+  otherProtocol: string;
+  /** The message expected for it (a protocol that must wait for more expects a timeout). */
+  otherProtocolMessage: RegExp;
+  /** Turns 127.0.0.1:port into the endpoint the check type takes (a URL for HTTP and WS). */
+  endpointFor?: (hostPort: string) => string;
+}
+
 /**
  * The three RED cases: a refused port, a port that speaks something else, and a listener
  * that accepts and never answers (ends at the timeout and leaves no socket open).
  */
-export function itFailsLikeAnyProtocol(checkType: CheckType, wrongProtocolReply: string, endpointFor: (hostPort: string) => string = (hp) => hp): void {
+export function itFailsLikeAnyProtocol(checkType: CheckType, cases: RedCases): void {
+  const endpointFor = cases.endpointFor ?? ((hostPort: string) => hostPort);
+
   it('is RED with "connection refused" when nothing listens', async () => {
     const r = await runProbe(checkType, endpointFor(await refusedEndpoint()));
     expect(r.ok).to.equal(false);
-    expect(r.message).to.match(/refused/);
+    expect(r.message).to.match(/connection refused/);
   });
 
-  it('is RED when the port speaks another protocol', async () => {
-    const listener = await tcpListener(wrongProtocolReply);
+  it('is RED when the port speaks another protocol, and closes its socket', async () => {
+    const listener = await tcpListener(cases.otherProtocol);
     try {
-      const r = await runProbe(checkType, endpointFor(listener.endpoint), {}, 2_000);
+      const r = await runProbe(checkType, endpointFor(listener.endpoint), {}, 1_500);
       expect(r.ok, r.message).to.equal(false);
+      expect(r.message).to.match(cases.otherProtocolMessage);
+      await poll(() => listener.open() === 0, { what: 'the probe to close its socket', timeoutMs: 3_000 });
     } finally {
       await listener.close();
     }
@@ -41,7 +54,8 @@ export function itFailsLikeAnyProtocol(checkType: CheckType, wrongProtocolReply:
       const started = Date.now();
       const r = await runProbe(checkType, endpointFor(listener.endpoint), {}, 600);
       expect(r.ok).to.equal(false);
-      expect(r.message).to.match(/timed out after 600 ms/);
+      expect(r.message).to.match(/^timed out after 600 ms/);
+      expect(r.responseTimeMs).to.be.within(550, 800);
       expect(Date.now() - started).to.be.within(550, 3_000);
       expect(listener.accepted()).to.be.greaterThan(0);
       await poll(() => listener.open() === 0, { what: 'the probe to close its socket', timeoutMs: 3_000 });

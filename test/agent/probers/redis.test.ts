@@ -26,8 +26,9 @@ describe('redis prober', () => {
     });
     after(() => daemon?.stop());
 
-    it('authenticates first and is GREEN', async () => {
+    it('authenticates first and is GREEN, with or without an ACL user name', async () => {
       expect((await runProbe('REDIS', endpoint, { password: 's3cret-pass' })).ok).to.equal(true);
+      expect((await runProbe('REDIS', endpoint, { username: 'default', password: 's3cret-pass' })).ok).to.equal(true);
     });
 
     it('is RED with the server error when no or a wrong password is given', async () => {
@@ -40,6 +41,6 @@ describe('redis prober', () => {
     });
   });
 
-  itFailsLikeAnyProtocol('REDIS', 'HTTP/1.1 400 Bad Request\r\n\r\n');
+  itFailsLikeAnyProtocol('REDIS', { otherProtocol: 'HTTP/1.1 400 Bad Request\r\n\r\n', otherProtocolMessage: /^not a Redis reply: "HTTP\/1\.1 400 Bad Request"$/ });
 });
 

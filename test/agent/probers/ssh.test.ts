@@ -16,7 +16,7 @@ describe('ssh prober', () => {
     const r = await runProbe('SSH', sshd!.endpoint);
     expect(r.ok, r.message).to.equal(true);
     expect(r.message).to.match(/^SSH-2\.0-OpenSSH_\S+ banner, kex ok$/);
-    expect(r.details.kex_ms).to.be.a('number');
+    for (const phase of ['connect_ms', 'banner_ms', 'kex_ms']) expect(r.details[phase], phase).to.be.a('number');
     expect(r.details.server_ident).to.match(/^SSH-2\.0-OpenSSH/);
   });
 
@@ -32,5 +32,5 @@ describe('ssh prober', () => {
     expect(r.message).to.match(/login refused$/);
   });
 
-  itFailsLikeAnyProtocol('SSH', 'HTTP/1.1 400 Bad Request\r\n\r\n');
+  itFailsLikeAnyProtocol('SSH', { otherProtocol: 'HTTP/1.1 400 Bad Request\r\n\r\n', otherProtocolMessage: /^timed out after 1500 ms waiting for the SSH banner \(the server sent "HTTP\/1\.1 400 Bad Request"\)$/ });
 });

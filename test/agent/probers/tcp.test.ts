@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { refusedEndpoint, tcpListener } from '../../fixtures/peers/net-fixtures.js';
+import { startStalledListener } from '../../fixtures/peers/stalled-listener.js';
 import { poll } from '../../support/poll.js';
 import { runProbe } from './probe-helpers.js';
 
@@ -31,6 +32,20 @@ describe('tcp prober', () => {
       expect(r.details.dns_ms).to.be.a('number');
     } finally {
       await listener.close();
+    }
+  });
+
+  it('ends at its timeout when the connect never completes, and abandons the connect', async () => {
+    const stalled = await startStalledListener();
+    try {
+      const started = Date.now();
+      const r = await runProbe('TCP', stalled.endpoint, {}, 600);
+      expect(r).to.include({ ok: false, message: 'timed out after 600 ms' });
+      expect(Date.now() - started).to.be.within(550, 2_000);
+      expect(r.details, 'no connect time for a connect that did not happen').to.not.have.property('connect_ms');
+      await poll(() => stalled.pendingConnects() === 0, { what: 'the pending connect to be dropped', timeoutMs: 3_000 });
+    } finally {
+      await stalled.stop();
     }
   });
 });

@@ -12,10 +12,14 @@ describe('websocket prober', () => {
   let wss: WebSocketServer;
   let base: string;
   const closes: number[] = [];
+  const upgrades: http.IncomingHttpHeaders[] = [];
   before(async () => {
     server = http.createServer((_req, res) => res.writeHead(404).end('not a socket'));
     wss = new WebSocketServer({ server, path: '/live' });
-    wss.on('connection', (socket) => socket.on('close', (code) => closes.push(code)));
+    wss.on('connection', (socket, req) => {
+      upgrades.push(req.headers);
+      socket.on('close', (code) => closes.push(code));
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -32,13 +36,19 @@ describe('websocket prober', () => {
     await poll(() => closes.includes(1000), { what: 'a clean close (1000) at the server' });
   });
 
+  it('sends the headers asked for with the upgrade', async () => {
+    upgrades.length = 0;
+    expect((await runProbe('WS', `${base}/live`, { headers: { authorization: 'Bearer t0ken' } })).ok).to.equal(true);
+    expect(upgrades[0]?.authorization).to.equal('Bearer t0ken');
+  });
+
   it('is RED when the server answers the upgrade with plain HTTP', async () => {
     // ws refuses upgrades outside its path with 400 before the HTTP handler sees them.
     const r = await runProbe('WS', `${base}/elsewhere`);
     expect(r).to.include({ ok: false, message: 'HTTP 400 instead of 101 Switching Protocols' });
   });
 
-  itFailsLikeAnyProtocol('WS', 'SSH-2.0-OpenSSH_9.2p1\r\n', (hostPort) => `ws://${hostPort}/`);
+  itFailsLikeAnyProtocol('WS', { otherProtocol: 'SSH-2.0-OpenSSH_9.2p1\r\n', otherProtocolMessage: /^not an HTTP server/, endpointFor: (hostPort) => `ws://${hostPort}/` });
 
   describe('over TLS', () => {
     let tlsServer: https.Server;
