@@ -1,7 +1,7 @@
 // Wires one agent: the stream to the control plane, the scheduler that runs the assigned
 // checks, and the spool plus publisher that deliver every result.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChannelCredentials } from '@grpc/grpc-js';
@@ -38,6 +38,8 @@ export interface AgentStatus {
   connected: boolean;
   assignments: number;
   spool: SpoolStats;
+  /** Why the control plane refused this agent for good; the agent no longer runs checks. */
+  fatal?: string;
 }
 
 export interface Agent {
@@ -54,6 +56,8 @@ export function createAgent(options: AgentOptions): Agent {
   const agentId = options.agentId ?? loadOrCreateAgentId(options.dataDir);
   const spool = DiskSpool.open(path.join(options.dataDir, 'spool'), { maxBytes: options.spoolMaxBytes ?? 256 * 1024 * 1024, logger });
   let heartbeat: NodeJS.Timeout | undefined;
+  let fatal: string | undefined;
+  let stopping: Promise<void> | undefined;
 
   const connection = createConnection({
     server: options.server,
@@ -82,7 +86,11 @@ export function createAgent(options: AgentOptions): Agent {
         publisher.disconnected();
       },
       onFatal(reason) {
-        logger.fatal({ reason }, 'the control plane refused this agent');
+        fatal = reason;
+        logger.fatal({ reason }, 'the control plane refused this agent; it stops running checks');
+        clearInterval(heartbeat);
+        // Results already produced stay in the spool for a later start with a valid token.
+        void scheduler.stop();
         options.onFatal?.(reason);
       },
     },
@@ -108,7 +116,7 @@ export function createAgent(options: AgentOptions): Agent {
         ok: run.result.ok,
         responseTimeMs: run.result.responseTimeMs,
         message: run.result.message,
-        checkedAtMs: run.startedAt,
+        checkedAtMs: run.checkedAt,
         details: run.result.details,
         adHoc: run.adHoc,
       });
@@ -143,19 +151,22 @@ export function createAgent(options: AgentOptions): Agent {
       logger.info({ agentId, server: options.server, location: options.location }, 'agent starting');
       connection.start();
     },
-    async stop() {
-      await scheduler.stop();
-      if (connection.isConnected()) {
-        const delivered = await publisher.drain(DRAIN_ON_STOP_MS);
-        if (!delivered) logger.warn({ pending: spool.stats().results }, 'stopping with undelivered results; they stay in the spool');
-      } else {
-        publisher.flush();
-      }
-      publisher.stop();
-      clearInterval(heartbeat);
-      connection.stop();
+    stop() {
+      stopping ??= (async () => {
+        await scheduler.stop();
+        if (connection.isConnected()) {
+          const delivered = await publisher.drain(DRAIN_ON_STOP_MS);
+          if (!delivered) logger.warn({ pending: spool.stats().results }, 'stopping with undelivered results; they stay in the spool');
+        } else {
+          publisher.flush();
+        }
+        publisher.stop();
+        clearInterval(heartbeat);
+        connection.stop();
+      })();
+      return stopping;
     },
-    status: () => ({ agentId, connected: connection.isConnected(), assignments: scheduler.size(), spool: spool.stats() }),
+    status: () => ({ agentId, connected: connection.isConnected(), assignments: scheduler.size(), spool: spool.stats(), ...(fatal ? { fatal } : {}) }),
   };
 }
 
@@ -182,6 +193,8 @@ function loadOrCreateAgentId(dataDir: string): string {
   }
   mkdirSync(dataDir, { recursive: true });
   const id = randomUUID();
-  writeFileSync(file, `${id}\n`);
+  // Written whole or not at all, so a crash cannot leave a torn id behind.
+  writeFileSync(`${file}.tmp`, `${id}\n`);
+  renameSync(`${file}.tmp`, file);
   return id;
 }

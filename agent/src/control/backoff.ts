@@ -1,14 +1,16 @@
-// Reconnect delays: exponential growth with jitter, so a fleet of agents cut off together
-// does not reconnect together.
+// Reconnect delays: exponential growth with full jitter, so a fleet of agents cut off
+// together spreads its reconnects over the whole window instead of arriving in waves.
 export interface BackoffOptions {
   baseMs?: number;
   maxMs?: number;
+  /** Returns a number in [0, 1); injected by tests. */
   random?: () => number;
 }
 
 export interface Backoff {
-  /** The delay before the next attempt; grows with each call until reset(). */
+  /** The delay before the next attempt; its ceiling doubles with each call until reset(). */
   next(): number;
+  /** Called once the control plane welcomed the agent: the next outage starts small again. */
   reset(): void;
 }
 
@@ -16,10 +18,10 @@ export function createBackoff({ baseMs = 250, maxMs = 30_000, random = Math.rand
   let attempt = 0;
   return {
     next() {
-      const cap = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
+      // The exponent is clamped so a long outage cannot overflow to Infinity.
+      const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
       attempt++;
-      // "Equal jitter": never below half the cap, so retries cannot collapse to zero.
-      return Math.round(cap / 2 + random() * (cap / 2));
+      return Math.round(random() * ceiling);
     },
     reset() {
       attempt = 0;

@@ -1,6 +1,6 @@
 // The agent's end of the stream: dials, says hello, hands control messages to the agent,
 // and reconnects with backoff when the stream breaks. A fatal refusal (bad token) stops it.
-import { credentials as grpcCredentials, type ChannelCredentials, type ClientDuplexStream } from '@grpc/grpc-js';
+import { credentials as grpcCredentials, status as GrpcStatus, type ChannelCredentials, type ClientDuplexStream, type StatusObject } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { AgentServiceClient, type AgentMessage, type ControlMessage, type Hello } from '../../../shared/src/gen/agent.js';
 import { createBackoff, type Backoff } from './backoff.js';
@@ -9,8 +9,11 @@ import { classifyStreamError, describeStreamError } from './errors.js';
 export interface ConnectionHandlers {
   /** The control plane accepted the hello; the stream is ready for results. */
   onWelcome(heartbeatIntervalSeconds: number): void;
+  /** Every control message but the welcome. */
   onMessage(message: ControlMessage): void;
+  /** A welcomed stream broke; a reconnect follows unless the failure was fatal. */
   onDisconnected(): void;
+  /** The control plane refused the agent for good; the connection has stopped. */
   onFatal(reason: string): void;
 }
 
@@ -21,18 +24,24 @@ export interface ConnectionOptions {
   logger: Logger;
   credentials?: ChannelCredentials;
   backoff?: Backoff;
+  /** A stream that is not welcomed this long after the hello is dropped and dialled again. */
+  welcomeTimeoutMs?: number;
 }
 
 export interface Connection {
   start(): void;
-  /** Writes a message if the stream is up; false otherwise. */
+  /** Writes a message if the stream is welcomed; false otherwise. */
   send(message: AgentMessage): boolean;
   isConnected(): boolean;
   stop(): void;
 }
 
-export function createConnection({ server, hello, handlers, logger, credentials, backoff = createBackoff() }: ConnectionOptions): Connection {
-  const client = new AgentServiceClient(server, credentials ?? grpcCredentials.createInsecure(), {
+const DEFAULT_HEARTBEAT_SECONDS = 15;
+
+export function createConnection(options: ConnectionOptions): Connection {
+  const { server, hello, handlers, logger, backoff = createBackoff(), welcomeTimeoutMs = 30_000 } = options;
+  const client = new AgentServiceClient(server, options.credentials ?? grpcCredentials.createInsecure(), {
+    // Finds a control plane that vanished without closing the TCP connection.
     'grpc.keepalive_time_ms': 20_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.keepalive_permit_without_calls': 1,
@@ -52,37 +61,51 @@ export function createConnection({ server, hello, handlers, logger, credentials,
     const current = client.connect();
     call = current;
     welcomed = false;
-    let ended = false;
-    const end = (err?: unknown) => {
-      if (ended) return;
-      ended = true;
+    let welcomeOverdue = false;
+    const welcomeTimer = setTimeout(() => {
+      welcomeOverdue = true;
+      current.cancel();
+    }, welcomeTimeoutMs);
+
+    current.on('data', (message: ControlMessage) => {
+      if (call !== current) return; // a late message of a stream already given up
+      if (message.payload?.$case !== 'welcome') return handlers.onMessage(message);
+      clearTimeout(welcomeTimer);
+      welcomed = true;
+      backoff.reset();
+      logger.info({ server, agentId: message.payload.value.agentId }, 'connected to the control plane');
+      handlers.onWelcome(message.payload.value.heartbeatIntervalSeconds || DEFAULT_HEARTBEAT_SECONDS);
+    });
+    // 'status' carries the same failure and always comes, also after a clean end or a cancel;
+    // the listener only keeps an 'error' event from being thrown.
+    current.on('error', () => undefined);
+    current.on('status', (status: StatusObject) => {
+      clearTimeout(welcomeTimer);
       if (call === current) call = undefined;
       const wasWelcomed = welcomed;
       welcomed = false;
       if (wasWelcomed) handlers.onDisconnected();
       if (stopped) return;
-      if (err && classifyStreamError(err) === 'fatal') {
-        stopped = true;
-        handlers.onFatal(describeStreamError(err));
+      const reason = welcomeOverdue ? `no welcome within ${welcomeTimeoutMs} ms` : status.code === GrpcStatus.OK ? 'the control plane ended the stream' : describeStreamError(status);
+      if (!welcomeOverdue && classifyStreamError(status) === 'fatal') {
+        stop();
+        handlers.onFatal(reason);
         return;
       }
-      const delay = backoff.next();
-      logger.warn({ reason: err ? describeStreamError(err) : 'stream ended', retryInMs: delay }, 'disconnected from the control plane');
-      retryTimer = setTimeout(dial, delay);
-    };
-    current.on('data', (message: ControlMessage) => {
-      if (message.payload?.$case === 'welcome') {
-        welcomed = true;
-        backoff.reset();
-        logger.info({ server, agentId: message.payload.value.agentId }, 'connected to the control plane');
-        handlers.onWelcome(message.payload.value.heartbeatIntervalSeconds || 15);
-        return;
-      }
-      handlers.onMessage(message);
+      const retryInMs = backoff.next();
+      logger.warn({ reason, retryInMs }, 'disconnected from the control plane');
+      retryTimer = setTimeout(dial, retryInMs);
     });
-    current.on('error', (err) => end(err));
-    current.on('end', () => end());
     current.write({ payload: { $case: 'hello', value: hello() } });
+  }
+
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    clearTimeout(retryTimer);
+    call?.end();
+    call?.cancel();
+    client.close();
   }
 
   return {
@@ -93,14 +116,6 @@ export function createConnection({ server, hello, handlers, logger, credentials,
       return true;
     },
     isConnected: () => welcomed,
-    stop() {
-      stopped = true;
-      clearTimeout(retryTimer);
-      if (call) {
-        call.end();
-        call.cancel();
-      }
-      client.close();
-    },
+    stop,
   };
 }

@@ -3,16 +3,23 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 
 export type StreamFailure = 'transient' | 'fatal';
 
-/** Statuses that reconnecting cannot fix: a bad token, a refused hello, a protocol bug. */
+/**
+ * Statuses that reconnecting cannot fix: a bad or revoked token, a refused hello, a protocol
+ * violation (FAILED_PRECONDITION: this agent spoke out of turn; retrying would loop). Everything
+ * else (UNAVAILABLE, a plain stream end, network errors, a shutting-down control plane) is
+ * worth another attempt.
+ */
 const FATAL = new Set<number>([GrpcStatus.UNAUTHENTICATED, GrpcStatus.PERMISSION_DENIED, GrpcStatus.INVALID_ARGUMENT, GrpcStatus.FAILED_PRECONDITION]);
 
 export function classifyStreamError(err: unknown): StreamFailure {
-  const code = (err as { code?: unknown })?.code;
+  const code = (err as { code?: unknown } | null | undefined)?.code;
   return typeof code === 'number' && FATAL.has(code) ? 'fatal' : 'transient';
 }
 
+/** "UNAUTHENTICATED: invalid agent token", for logs and the CLI's last line. */
 export function describeStreamError(err: unknown): string {
-  const e = err as { code?: number; details?: string; message?: string };
+  const e = err as { code?: unknown; details?: unknown; message?: unknown } | null | undefined;
   const name = typeof e?.code === 'number' ? GrpcStatus[e.code] : undefined;
-  return [name, e?.details || e?.message].filter(Boolean).join(': ') || String(err);
+  const text = typeof e?.details === 'string' && e.details ? e.details : typeof e?.message === 'string' ? e.message : undefined;
+  return [name, text].filter(Boolean).join(': ') || String(err);
 }

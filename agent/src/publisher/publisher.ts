@@ -15,6 +15,7 @@ export interface PublisherOptions {
 }
 
 export interface Publisher {
+  /** Appends to the spool at once; sends by count or after maxDelayMs. */
   publish(result: SpooledResult): void;
   /** Seals what is pending and sends what the in-flight window allows. */
   flush(): void;
@@ -29,6 +30,7 @@ export interface Publisher {
 export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 200, maxInFlight = 8, ackTimeoutMs = 30_000 }: PublisherOptions): Publisher {
   const inFlight = new Map<string, NodeJS.Timeout>();
   let online = false;
+  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let drained: (() => void) | undefined;
 
@@ -66,6 +68,8 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
   return {
     publish(result) {
       spool.append(result);
+      // After stop() a late result is only kept on disk; the next start seals and sends it.
+      if (stopped) return;
       if (spool.pendingCount() >= maxResults) flush();
       else timer ??= setTimeout(flush, maxDelayMs);
     },
@@ -99,6 +103,7 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
       return done;
     },
     stop() {
+      stopped = true;
       clearTimeout(timer);
       timer = undefined;
       online = false;

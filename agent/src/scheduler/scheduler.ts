@@ -11,9 +11,11 @@ import { nextSlot, offsetMs } from './slots.js';
 export type { Assignment };
 
 export interface CompletedRun {
+  /** The settings the probe ran with. */
   assignment: Assignment;
   result: ProbeResult;
-  startedAt: number;
+  /** When the probe started (after any wait for a free concurrency slot), epoch ms. */
+  checkedAt: number;
   adHoc: boolean;
   /** How late a scheduled run started after its slot; null for ad-hoc runs. */
   latenessMs: number | null;
@@ -23,7 +25,10 @@ export interface SchedulerOptions {
   registry: ProberRegistry;
   onResult(run: CompletedRun): void;
   logger: Logger;
+  /** Probes running at once over all services, so a big snapshot does not open every socket together. */
   maxConcurrentChecks?: number;
+  /** How long stop() waits for running probes. */
+  stopWaitMs?: number;
 }
 
 interface Entry {
@@ -32,6 +37,8 @@ interface Entry {
   /** When the next scheduled run should start. */
   plannedAt?: number;
   running: boolean;
+  /** Removed while running: kept only so a re-added service waits for this run to end. */
+  removed: boolean;
   /** What to do when the current run ends: a run-now arrived, or the check changed. */
   runAgain: false | 'ad-hoc' | 'changed';
 }
@@ -39,34 +46,38 @@ interface Entry {
 export interface Scheduler {
   /** Makes the held assignments exactly these (a snapshot). */
   replaceAll(assignments: Assignment[]): void;
+  /** Ignored unless the service is new or `version` is newer than the one held. */
   upsert(assignment: Assignment): void;
+  /** Ignored when the held version is newer than `version`. */
   remove(serviceId: string, version: number): void;
   runNow(serviceId: string): void;
   size(): number;
+  /** Cancels every timer and waits (bounded) for the probes still running. */
   stop(): Promise<void>;
 }
 
-const STOP_WAIT_MS = 5_000;
-
-export function createScheduler({ registry, onResult, logger, maxConcurrentChecks = 256 }: SchedulerOptions): Scheduler {
+export function createScheduler({ registry, onResult, logger, maxConcurrentChecks = 256, stopWaitMs = 5_000 }: SchedulerOptions): Scheduler {
   const entries = new Map<string, Entry>();
   const limiter = new Semaphore(maxConcurrentChecks);
   const running = new Set<Promise<void>>();
+  let removedWhileRunning = 0;
   let stopped = false;
 
   const intervalMs = (a: Assignment) => a.intervalSeconds * 1000;
+  const isCurrent = (entry: Entry) => !stopped && !entry.removed && entries.get(entry.assignment.serviceId) === entry;
 
   function scheduleNext(entry: Entry, lastStart: number): void {
     clearTimeout(entry.timer);
-    if (stopped) return;
+    if (!isCurrent(entry)) return;
     const a = entry.assignment;
+    // At least half an interval after the last start, then on the service's own slot.
     const at = nextSlot(lastStart + intervalMs(a) / 2, intervalMs(a), offsetMs(a.serviceId, intervalMs(a)));
     entry.plannedAt = at;
     entry.timer = setTimeout(() => start(entry, false), Math.max(0, at - Date.now()));
   }
 
   function start(entry: Entry, adHoc: boolean): void {
-    if (stopped || entries.get(entry.assignment.serviceId) !== entry) return;
+    if (!isCurrent(entry)) return;
     if (entry.running) {
       // A slot that falls inside a long run is skipped; a run-now waits for the run to end.
       if (adHoc) entry.runAgain ||= 'ad-hoc';
@@ -75,21 +86,35 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     }
     entry.running = true;
     const assignment = entry.assignment;
-    const startedAt = Date.now();
-    const latenessMs = adHoc ? null : Math.max(0, startedAt - (entry.plannedAt ?? startedAt));
-    if (!adHoc) scheduleNext(entry, startedAt);
+    const plannedAt = adHoc ? undefined : (entry.plannedAt ?? Date.now());
+    if (!adHoc) scheduleNext(entry, Date.now());
     const run = limiter
-      .run(() => probe(assignment))
-      .then((result) => onResult({ assignment, result, startedAt, adHoc, latenessMs }))
+      .run(async () => {
+        // Waiting for a free slot may outlast the assignment: never probe with old settings.
+        if (!isCurrent(entry) || entry.assignment !== assignment) return;
+        const checkedAt = Date.now();
+        const result = await probe(assignment);
+        const latenessMs = plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt);
+        onResult({ assignment, result, checkedAt, adHoc, latenessMs });
+      })
       .catch((err) => logger.error({ err, serviceId: assignment.serviceId }, 'publishing a result failed'))
       .finally(() => {
         running.delete(run);
-        entry.running = false;
-        const again = entry.runAgain;
-        entry.runAgain = false;
-        if (again) start(entry, again === 'ad-hoc');
+        finishRun(entry);
       });
     running.add(run);
+  }
+
+  function finishRun(entry: Entry): void {
+    entry.running = false;
+    const again = entry.runAgain;
+    entry.runAgain = false;
+    if (entry.removed) {
+      removedWhileRunning--;
+      if (entries.get(entry.assignment.serviceId) === entry) entries.delete(entry.assignment.serviceId);
+      return;
+    }
+    if (again) start(entry, again === 'ad-hoc');
   }
 
   function probe(a: Assignment): Promise<ProbeResult> {
@@ -103,12 +128,16 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   function upsert(assignment: Assignment): void {
     const held = entries.get(assignment.serviceId);
     if (!held) {
-      const entry: Entry = { assignment, running: false, runAgain: false };
+      const entry: Entry = { assignment, running: false, removed: false, runAgain: false };
       entries.set(assignment.serviceId, entry);
       start(entry, false);
       return;
     }
-    if (held.assignment.version >= assignment.version) return;
+    if (!held.removed && held.assignment.version >= assignment.version) return;
+    if (held.removed) {
+      held.removed = false;
+      removedWhileRunning--;
+    }
     // A changed check runs at once with its new settings, after the old run if one is going.
     clearTimeout(held.timer);
     held.assignment = assignment;
@@ -118,9 +147,15 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
 
   function remove(serviceId: string, version: number): void {
     const held = entries.get(serviceId);
-    if (!held || held.assignment.version > version) return;
+    if (!held || held.removed || held.assignment.version > version) return;
     clearTimeout(held.timer);
-    entries.delete(serviceId);
+    if (!held.running) {
+      entries.delete(serviceId);
+      return;
+    }
+    held.removed = true;
+    held.runAgain = false;
+    removedWhileRunning++;
   }
 
   return {
@@ -135,12 +170,12 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       const entry = entries.get(serviceId);
       if (entry) start(entry, true);
     },
-    size: () => entries.size,
+    size: () => entries.size - removedWhileRunning,
     async stop() {
       stopped = true;
       for (const entry of entries.values()) clearTimeout(entry.timer);
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...running]), new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
+      await Promise.race([Promise.allSettled([...running]), new Promise((resolve) => (timer = setTimeout(resolve, stopWaitMs)))]);
       clearTimeout(timer);
     },
   };

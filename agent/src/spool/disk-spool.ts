@@ -122,14 +122,20 @@ export class DiskSpool {
       if (!match) continue;
       const file = path.join(this.dir, name);
       const results = this.readLines(file).filter((r) => !seen.has(r.id) && seen.add(r.id));
+      this.nextSeq = Math.max(this.nextSeq, Number(match[1]) + 1);
+      if (results.length === 0) {
+        rmSync(file, { force: true });
+        continue;
+      }
       const bytes = readFileSync(file).length;
       this.sealedBatches.push({ seq: Number(match[1]), batchId: match[2]!, results, bytes, file });
       this.sealedBytes += bytes;
-      this.nextSeq = Math.max(this.nextSeq, Number(match[1]) + 1);
     }
+    // A crash between sealing and emptying current.jsonl leaves its results in both files.
     const leftover = this.readLines(path.join(this.dir, CURRENT)).filter((r) => !seen.has(r.id));
     if (leftover.length > 0) this.writeBatch(leftover);
     writeFileSync(path.join(this.dir, CURRENT), '');
+    this.evictIfOverSize();
     const stats = this.stats();
     if (stats.results > 0) this.logger.info({ batches: stats.batches, results: stats.results }, 'loaded unacknowledged results from the spool');
   }

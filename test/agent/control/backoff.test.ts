@@ -1,23 +1,35 @@
-import { status } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { createBackoff } from '../../../agent/src/control/backoff.js';
-import { classifyStreamError } from '../../../agent/src/control/errors.js';
 
 describe('backoff', () => {
-  it('doubles up to the cap, jittered within the upper half, and restarts after reset', () => {
-    const b = createBackoff({ baseMs: 100, maxMs: 1_000, random: () => 1 });
-    expect([b.next(), b.next(), b.next(), b.next(), b.next()]).to.deep.equal([100, 200, 400, 800, 1_000]);
-    b.reset();
-    expect(b.next()).to.equal(100);
-    expect(createBackoff({ baseMs: 100, random: () => 0 }).next()).to.equal(50);
-  });
-});
+  describe('next', () => {
+    it('doubles its ceiling from the base up to the cap when the random draw is at the top', () => {
+      const b = createBackoff({ baseMs: 250, maxMs: 30_000, random: () => 1 });
+      const delays = Array.from({ length: 10 }, () => b.next());
+      expect(delays).to.deep.equal([250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+    });
 
-describe('stream errors', () => {
-  it('treats a refused token or hello as fatal, everything else as transient', () => {
-    expect(classifyStreamError({ code: status.UNAUTHENTICATED })).to.equal('fatal');
-    expect(classifyStreamError({ code: status.INVALID_ARGUMENT })).to.equal('fatal');
-    expect(classifyStreamError({ code: status.UNAVAILABLE })).to.equal('transient');
-    expect(classifyStreamError(new Error('socket hang up'))).to.equal('transient');
+    it('draws each delay anywhere between zero and the ceiling (full jitter)', () => {
+      const draws = [0, 0.5, 0.25];
+      const b = createBackoff({ baseMs: 100, maxMs: 10_000, random: () => draws.shift() ?? 0 });
+      expect([b.next(), b.next(), b.next()]).to.deep.equal([0, 100, 100]);
+    });
+
+    it('stays finite and capped after a very long outage', () => {
+      const b = createBackoff({ baseMs: 250, maxMs: 30_000, random: () => 0.999 });
+      for (let i = 0; i < 2_000; i++) b.next();
+      expect(b.next()).to.equal(29_970);
+    });
+  });
+
+  describe('reset', () => {
+    it('starts again from the base after a welcome', () => {
+      const b = createBackoff({ baseMs: 250, random: () => 1 });
+      b.next();
+      b.next();
+      b.next();
+      b.reset();
+      expect(b.next()).to.equal(250);
+    });
   });
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { createPublisher, type Publisher } from '../../../agent/src/publisher/publisher.js';
+import { createPublisher, type Publisher, type PublisherOptions } from '../../../agent/src/publisher/publisher.js';
 import { DiskSpool, type SealedBatch } from '../../../agent/src/spool/disk-spool.js';
 import { poll } from '../../support/poll.js';
 
@@ -14,8 +14,8 @@ describe('publisher', () => {
   let dir: string;
   let spool: DiskSpool;
   let sent: SealedBatch[];
-  let publisher: Publisher;
-  const make = (options: Partial<Parameters<typeof createPublisher>[0]> = {}) => {
+  let publisher: Publisher | undefined;
+  const make = (options: Partial<PublisherOptions> = {}) => {
     publisher = createPublisher({ spool, send: (b) => (sent.push(b), true), ...options });
     return publisher;
   };
@@ -26,51 +26,122 @@ describe('publisher', () => {
   });
   afterEach(() => {
     publisher?.stop();
+    publisher = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('sends a batch as soon as it holds maxResults', () => {
-    const p = make({ maxResults: 3, maxDelayMs: 60_000 });
-    p.connected();
-    for (let i = 0; i < 3; i++) p.publish(result());
-    expect(sent).to.have.length(1);
-    expect(sent[0]!.results).to.have.length(3);
+  describe('publish', () => {
+    it('sends a batch as soon as it holds maxResults', () => {
+      const p = make({ maxResults: 3, maxDelayMs: 60_000 });
+      p.connected();
+      p.publish(result());
+      p.publish(result());
+      expect(sent, 'not before the batch is full').to.deep.equal([]);
+      p.publish(result());
+      expect(sent).to.have.length(1);
+      expect(sent[0]!.results).to.have.length(3);
+    });
+
+    it('sends a partial batch after maxDelayMs', async () => {
+      const p = make({ maxResults: 100, maxDelayMs: 30 });
+      p.connected();
+      const r = result();
+      p.publish(r);
+      expect(sent).to.deep.equal([]);
+      await poll(() => sent.length === 1, { what: 'the timed flush' });
+      expect(sent[0]!.results.map((x) => x.id)).to.deep.equal([r.id]);
+    });
+
+    it('keeps batches while offline and sends them in order once connected', () => {
+      const p = make({ maxResults: 1 });
+      p.publish(result());
+      p.publish(result());
+      expect(sent).to.deep.equal([]);
+      p.connected();
+      expect(sent.map((b) => b.seq)).to.deep.equal([1, 2]);
+    });
+
+    it('keeps at most maxInFlight batches awaiting acknowledgement', () => {
+      const p = make({ maxResults: 1, maxInFlight: 2 });
+      p.connected();
+      for (let i = 0; i < 5; i++) p.publish(result());
+      expect(sent.map((b) => b.seq)).to.deep.equal([1, 2]);
+      p.acknowledged(sent[0]!.batchId);
+      expect(sent.map((b) => b.seq)).to.deep.equal([1, 2, 3]);
+    });
+
+    it('only keeps a result on disk after stop()', () => {
+      const p = make({ maxResults: 1 });
+      p.connected();
+      p.stop();
+      p.publish(result());
+      expect(sent).to.deep.equal([]);
+      expect(spool.stats()).to.include({ batches: 0, results: 1 });
+    });
   });
 
-  it('sends a partial batch after maxDelayMs', async () => {
-    const p = make({ maxResults: 100, maxDelayMs: 30 });
-    p.connected();
-    p.publish(result());
-    await poll(() => sent.length === 1, { what: 'the timed flush' });
+  describe('connected', () => {
+    it('sends every unacknowledged batch again, in order, after a reconnect, and forgets acknowledged ones', () => {
+      const p = make({ maxResults: 1 });
+      p.connected();
+      for (let i = 0; i < 3; i++) p.publish(result());
+      p.acknowledged(sent[1]!.batchId);
+      p.disconnected();
+      const before = sent.splice(0);
+      p.connected();
+      expect(sent.map((b) => b.batchId)).to.deep.equal([before[0]!.batchId, before[2]!.batchId]);
+      expect(spool.stats().batches).to.equal(2);
+    });
+
+    it('stops sending when the stream refuses a batch, and goes on once connected again', () => {
+      let open = true;
+      const p = make({ maxResults: 1, send: (b) => open && (sent.push(b), true) });
+      p.connected();
+      p.publish(result());
+      open = false;
+      p.publish(result());
+      expect(sent).to.have.length(1);
+      open = true;
+      p.connected();
+      expect(sent.map((b) => b.seq)).to.deep.equal([1, 1, 2]);
+    });
   });
 
-  it('keeps batches while offline and sends them in order once connected', () => {
-    const p = make({ maxResults: 1 });
-    p.publish(result());
-    p.publish(result());
-    expect(sent).to.deep.equal([]);
-    p.connected();
-    expect(sent.map((b) => b.seq)).to.deep.equal([1, 2]);
+  describe('acknowledged', () => {
+    it('deletes the batch from the spool', () => {
+      const p = make({ maxResults: 1 });
+      p.connected();
+      p.publish(result());
+      p.acknowledged(sent[0]!.batchId);
+      expect(spool.stats()).to.include({ batches: 0, results: 0 });
+    });
+
+    it('sends a batch again when its acknowledgement does not come in time', async () => {
+      const p = make({ maxResults: 1, ackTimeoutMs: 40 });
+      p.connected();
+      p.publish(result());
+      await poll(() => sent.length === 2, { what: 'the re-send' });
+      expect(sent[1]!.batchId).to.equal(sent[0]!.batchId);
+    });
   });
 
-  it('sends every unacknowledged batch again after a reconnect, and forgets acknowledged ones', () => {
-    const p = make({ maxResults: 1 });
-    p.connected();
-    p.publish(result());
-    p.publish(result());
-    p.acknowledged(sent[0]!.batchId);
-    p.disconnected();
-    sent.length = 0;
-    p.connected();
-    expect(sent).to.have.length(1);
-    expect(spool.stats().batches).to.equal(1);
-  });
+  describe('drain', () => {
+    it('seals what is pending and resolves true once everything is acknowledged', async () => {
+      const p = make({ maxResults: 100, maxDelayMs: 60_000 });
+      p.connected();
+      p.publish(result());
+      const draining = p.drain(10_000);
+      expect(sent).to.have.length(1);
+      p.acknowledged(sent[0]!.batchId);
+      expect(await draining).to.equal(true);
+    });
 
-  it('sends a batch again when its acknowledgement does not come in time', async () => {
-    const p = make({ maxResults: 1, ackTimeoutMs: 40 });
-    p.connected();
-    p.publish(result());
-    await poll(() => sent.length === 2, { what: 'the re-send' });
-    expect(sent[1]!.batchId).to.equal(sent[0]!.batchId);
+    it('resolves false after its bound when acknowledgements do not come', async () => {
+      const p = make({ maxResults: 1 });
+      p.connected();
+      p.publish(result());
+      expect(await p.drain(30)).to.equal(false);
+      expect(spool.stats().batches).to.equal(1);
+    });
   });
 });

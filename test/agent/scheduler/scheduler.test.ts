@@ -2,27 +2,30 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import type { Prober, ProbeResult, ProbeTarget } from '../../../agent/src/probers/prober.js';
 import { createProberRegistry } from '../../../agent/src/probers/registry.js';
-import { createScheduler, type Assignment, type CompletedRun } from '../../../agent/src/scheduler/scheduler.js';
+import { createScheduler, type Assignment, type CompletedRun, type Scheduler } from '../../../agent/src/scheduler/scheduler.js';
 import { nextSlot, offsetMs } from '../../../agent/src/scheduler/slots.js';
 import { poll } from '../../support/poll.js';
 
-/** A TCP "prober" whose runs the test releases by hand. */
+/** A TCP "prober" whose runs the test releases by hand, or at once when `instant`. */
 class GatedProber implements Prober {
   readonly family = 'TCP' as const;
   active = 0;
   maxActive = 0;
   started: ProbeTarget[] = [];
   private gates: (() => void)[] = [];
+  constructor(private readonly instant = false) {}
   probe(target: ProbeTarget): Promise<ProbeResult> {
     this.started.push(target);
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
-    return new Promise((resolve) =>
-      this.gates.push(() => {
+    return new Promise((resolve) => {
+      const finish = () => {
         this.active--;
-        resolve({ ok: true, responseTimeMs: 1, message: 'ok', details: {} });
-      }),
-    );
+        resolve({ ok: true, responseTimeMs: 1, message: `ran ${target.endpoint}`, details: {} });
+      };
+      if (this.instant) finish();
+      else this.gates.push(finish);
+    });
   }
   releaseAll() {
     for (const open of this.gates.splice(0)) open();
@@ -36,60 +39,175 @@ const assignment = (fields: Partial<Assignment> = {}): Assignment => ({
 describe('scheduler', () => {
   let prober: GatedProber;
   let runs: CompletedRun[];
-  let scheduler: ReturnType<typeof createScheduler>;
+  let scheduler: Scheduler;
+  const make = (options: { instant?: boolean; maxConcurrentChecks?: number; stopWaitMs?: number } = {}) => {
+    prober = new GatedProber(options.instant);
+    scheduler = createScheduler({
+      registry: createProberRegistry([prober]),
+      onResult: (r) => runs.push(r),
+      logger: pino({ level: 'silent' }),
+      maxConcurrentChecks: options.maxConcurrentChecks,
+      stopWaitMs: options.stopWaitMs,
+    });
+    return scheduler;
+  };
   beforeEach(() => {
-    prober = new GatedProber();
     runs = [];
-    scheduler = createScheduler({ registry: createProberRegistry([prober]), onResult: (r) => runs.push(r), logger: pino({ level: 'silent' }) });
+    make();
   });
   afterEach(async () => {
     prober.releaseAll();
     await scheduler.stop();
   });
 
-  it('runs a new assignment at once', async () => {
-    scheduler.upsert(assignment());
-    await poll(() => prober.started.length === 1, { what: 'the first run' });
-    prober.releaseAll();
-    await poll(() => runs.length === 1, { what: 'the result' });
-    expect(runs[0]).to.include({ adHoc: false });
+  describe('upsert', () => {
+    it('runs a new assignment at once, with its settings and hard timeout', async () => {
+      scheduler.upsert(assignment({ endpoint: '127.0.0.1:7', timeoutSeconds: 3, options: { tls: false } }));
+      await poll(() => prober.started.length === 1, { what: 'the first run' });
+      expect(prober.started[0]).to.deep.include({ checkType: 'TCP', endpoint: '127.0.0.1:7', timeoutMs: 3_000, options: { tls: false } });
+      prober.releaseAll();
+      await poll(() => runs.length === 1, { what: 'the result' });
+      expect(runs[0]).to.deep.include({ adHoc: false, result: { ok: true, responseTimeMs: 1, message: 'ran 127.0.0.1:7', details: {} } });
+      expect(runs[0]!.assignment.version).to.equal(1);
+      expect(runs[0]!.checkedAt).to.be.closeTo(Date.now(), 5_000);
+    });
+
+    it('runs again every interval, on the slot derived from the service id', async () => {
+      make({ instant: true });
+      const interval = 1_000;
+      scheduler.upsert(assignment({ intervalSeconds: 1 }));
+      await poll(() => runs.length >= 3, { what: 'three runs', timeoutMs: 8_000 });
+      const [first, second, third] = runs;
+      expect(first!.latenessMs, 'the first run is at once, not on a slot').to.be.at.most(100);
+      // A slot is `offset + k * interval`; a timer may fire a millisecond early.
+      const [slot2, slot3] = [second!, third!].map((run) => run.checkedAt - run.latenessMs!);
+      for (const slot of [slot2!, slot3!]) {
+        const phase = (((slot - offsetMs('svc-1', interval)) % interval) + interval) % interval;
+        expect(Math.min(phase, interval - phase), `${slot} is on the service's slot`).to.be.at.most(2);
+      }
+      expect(slot3! - slot2!).to.be.closeTo(interval, 2);
+    });
+
+    it('ignores an upsert not newer than what it holds, and reruns a newer one at once with the new settings', async () => {
+      scheduler.upsert(assignment({ version: 2, endpoint: '127.0.0.1:2' }));
+      await poll(() => prober.started.length === 1, { what: 'the first run' });
+      prober.releaseAll();
+      await poll(() => runs.length === 1, { what: 'the first result' });
+      scheduler.upsert(assignment({ version: 1, endpoint: '127.0.0.1:1' }));
+      scheduler.upsert(assignment({ version: 2, endpoint: '127.0.0.1:1' }));
+      scheduler.upsert(assignment({ version: 3, endpoint: '127.0.0.1:3' }));
+      await poll(() => prober.started.length === 2, { what: 'the rerun' });
+      expect(prober.started.map((t) => t.endpoint)).to.deep.equal(['127.0.0.1:2', '127.0.0.1:3']);
+    });
+
+    it('runs a check changed during a run once that run ends, with the new settings only', async () => {
+      scheduler.upsert(assignment({ version: 1, endpoint: 'old:1' }));
+      await poll(() => prober.started.length === 1, { what: 'the first run' });
+      scheduler.upsert(assignment({ version: 2, endpoint: 'new:1' }));
+      expect(prober.active, 'no second run while the first is going').to.equal(1);
+      prober.releaseAll();
+      await poll(() => prober.started.length === 2, { what: 'the run with the new settings' });
+      prober.releaseAll();
+      await poll(() => runs.length === 2, { what: 'both results' });
+      expect(runs.map((r) => [r.assignment.version, r.result.message])).to.deep.equal([
+        [1, 'ran old:1'],
+        [2, 'ran new:1'],
+      ]);
+      expect(prober.maxActive).to.equal(1);
+    });
   });
 
-  it('never runs one service twice at once, and queues one run-now during a run', async () => {
-    scheduler.upsert(assignment());
-    await poll(() => prober.started.length === 1, { what: 'the first run' });
-    scheduler.runNow('svc-1');
-    scheduler.runNow('svc-1');
-    expect(prober.active).to.equal(1);
-    prober.releaseAll();
-    await poll(() => prober.started.length === 2, { what: 'the queued run-now' });
-    prober.releaseAll();
-    await poll(() => runs.length === 2, { what: 'both results' });
-    expect(prober.maxActive).to.equal(1);
-    expect(runs.map((r) => r.adHoc)).to.deep.equal([false, true]);
+  describe('runNow', () => {
+    it('never runs one service twice at once, and queues one run-now during a run', async () => {
+      scheduler.upsert(assignment());
+      await poll(() => prober.started.length === 1, { what: 'the first run' });
+      scheduler.runNow('svc-1');
+      scheduler.runNow('svc-1');
+      expect(prober.active).to.equal(1);
+      prober.releaseAll();
+      await poll(() => prober.started.length === 2, { what: 'the queued run-now' });
+      prober.releaseAll();
+      await poll(() => runs.length === 2, { what: 'both results' });
+      expect(prober.maxActive).to.equal(1);
+      expect(runs.map((r) => r.adHoc)).to.deep.equal([false, true]);
+      expect(runs[1]!.latenessMs).to.equal(null);
+    });
+
+    it('ignores a service it does not hold', () => {
+      scheduler.runNow('unknown');
+      expect(prober.started).to.deep.equal([]);
+    });
   });
 
-  it('ignores an upsert older than what it holds, and reruns a newer one with the new settings', async () => {
-    scheduler.upsert(assignment({ version: 2, endpoint: '127.0.0.1:2' }));
-    await poll(() => prober.started.length === 1, { what: 'the first run' });
-    prober.releaseAll();
-    scheduler.upsert(assignment({ version: 1, endpoint: '127.0.0.1:1' }));
-    scheduler.upsert(assignment({ version: 3, endpoint: '127.0.0.1:3' }));
-    await poll(() => prober.started.length === 2, { what: 'the rerun' });
-    expect(prober.started.map((t) => t.endpoint)).to.deep.equal(['127.0.0.1:2', '127.0.0.1:3']);
+  describe('remove', () => {
+    it('stops running a removed service, and ignores a removal older than what it holds', async () => {
+      scheduler.upsert(assignment({ serviceId: 'a', version: 5, endpoint: 'a:1' }));
+      await poll(() => prober.started.length === 1, { what: 'the first run' });
+      prober.releaseAll();
+      await poll(() => runs.length === 1, { what: 'the result' });
+      scheduler.remove('a', 4);
+      expect(scheduler.size(), 'an older removal is ignored').to.equal(1);
+      scheduler.remove('a', 5);
+      expect(scheduler.size()).to.equal(0);
+      scheduler.runNow('a'); // a run would start synchronously: none may
+      expect(prober.started).to.have.length(1);
+    });
+
+    it('lets a run going at removal finish without a later run, and a re-added service waits for it', async () => {
+      scheduler.upsert(assignment({ version: 1, endpoint: 'old:1' }));
+      await poll(() => prober.started.length === 1, { what: 'the first run' });
+      scheduler.runNow('svc-1');
+      scheduler.remove('svc-1', 1);
+      expect(scheduler.size()).to.equal(0);
+      scheduler.upsert(assignment({ version: 2, endpoint: 'new:1' }));
+      expect(scheduler.size()).to.equal(1);
+      expect(prober.active, 're-added while the old run goes on: it waits').to.equal(1);
+      prober.releaseAll();
+      await poll(() => prober.started.length === 2, { what: 'the re-added run' });
+      prober.releaseAll();
+      await poll(() => runs.length === 2, { what: 'both results' });
+      expect(prober.started.map((t) => t.endpoint)).to.deep.equal(['old:1', 'new:1']);
+      expect(prober.maxActive).to.equal(1);
+    });
+
+    it('never probes a removed service whose run was still waiting for a free slot', async () => {
+      make({ maxConcurrentChecks: 1 });
+      scheduler.upsert(assignment({ serviceId: 'a', endpoint: 'a:1' }));
+      scheduler.upsert(assignment({ serviceId: 'b', endpoint: 'b:1' }));
+      await poll(() => prober.started.length === 1, { what: 'the first run' });
+      scheduler.remove('b', 1);
+      prober.releaseAll();
+      await poll(() => runs.length === 1, { what: 'the first result' });
+      scheduler.upsert(assignment({ serviceId: 'c', endpoint: 'c:1' }));
+      await poll(() => prober.started.length === 2, { what: 'the next run' });
+      expect(prober.started.map((t) => t.endpoint)).to.deep.equal(['a:1', 'c:1']);
+    });
   });
 
-  it('stops running a removed service, and a snapshot replaces everything held', async () => {
-    scheduler.replaceAll([assignment({ serviceId: 'a', endpoint: 'a:1' }), assignment({ serviceId: 'b', endpoint: 'b:1' })]);
-    await poll(() => prober.started.length === 2, { what: 'both first runs' });
-    prober.releaseAll();
-    await poll(() => runs.length === 2, { what: 'both results' });
-    scheduler.remove('a', 1);
-    scheduler.runNow('a'); // a run would start synchronously: none may
-    scheduler.replaceAll([assignment({ serviceId: 'c', endpoint: 'c:1' })]);
-    scheduler.runNow('b');
-    expect(prober.started.map((t) => t.endpoint)).to.deep.equal(['a:1', 'b:1', 'c:1']);
-    expect(scheduler.size()).to.equal(1);
+  describe('replaceAll', () => {
+    it('makes a snapshot everything held: new services run, missing ones stop, unchanged ones keep their schedule', async () => {
+      scheduler.replaceAll([assignment({ serviceId: 'a', endpoint: 'a:1' }), assignment({ serviceId: 'b', endpoint: 'b:1' })]);
+      await poll(() => prober.started.length === 2, { what: 'both first runs' });
+      prober.releaseAll();
+      await poll(() => runs.length === 2, { what: 'both results' });
+      scheduler.replaceAll([assignment({ serviceId: 'b', endpoint: 'b:1' }), assignment({ serviceId: 'c', endpoint: 'c:1' })]);
+      scheduler.runNow('a');
+      expect(prober.started.map((t) => t.endpoint)).to.deep.equal(['a:1', 'b:1', 'c:1']);
+      expect(scheduler.size()).to.equal(2);
+    });
+
+    it('runs no more probes at once than its concurrency cap', async () => {
+      make({ maxConcurrentChecks: 3 });
+      scheduler.replaceAll(Array.from({ length: 20 }, (_, i) => assignment({ serviceId: `s${i}`, endpoint: `h${i}:1` })));
+      for (let round = 0; round < 20 && runs.length < 20; round++) {
+        await poll(() => prober.active === Math.min(3, 20 - runs.length), { what: `a full window in round ${round}` });
+        const done = runs.length + prober.active;
+        prober.releaseAll();
+        await poll(() => runs.length === done, { what: `the results of round ${round}` });
+      }
+      expect(runs).to.have.length(20);
+      expect(prober.maxActive).to.equal(3);
+    });
   });
 
   it('reports an unknown check type as not supported by this agent version', async () => {
@@ -97,16 +215,46 @@ describe('scheduler', () => {
     await poll(() => runs.length === 1, { what: 'the result' });
     expect(runs[0]?.result).to.include({ ok: false, message: 'check type CARRIER_PIGEON is not supported by this agent version' });
   });
+
+  describe('stop', () => {
+    it('waits for a running probe and starts nothing afterwards', async () => {
+      scheduler.replaceAll([assignment({ serviceId: 'a', endpoint: 'a:1', intervalSeconds: 1 })]);
+      await poll(() => prober.started.length === 1, { what: 'the first run' });
+      let stopped = false;
+      const stopping = scheduler.stop().then(() => (stopped = true));
+      scheduler.runNow('a');
+      scheduler.upsert(assignment({ serviceId: 'b', endpoint: 'b:1' }));
+      expect(stopped, 'still waiting for the running probe').to.equal(false);
+      prober.releaseAll();
+      await stopping;
+      expect(runs).to.have.length(1);
+      expect(prober.started).to.have.length(1);
+    });
+
+    it('gives up waiting for a probe after its bound', async () => {
+      make({ stopWaitMs: 50 });
+      scheduler.upsert(assignment());
+      await poll(() => prober.started.length === 1, { what: 'the first run' });
+      await scheduler.stop();
+      expect(prober.active, 'the probe is still held by the test').to.equal(1);
+    });
+  });
 });
 
 describe('slots', () => {
-  it('spreads services with the same interval over it', () => {
-    const offsets = new Set(Array.from({ length: 50 }, (_, i) => offsetMs(`service-${i}`, 60_000)));
-    expect(offsets.size).to.be.greaterThan(45);
+  describe('offsetMs', () => {
+    it('spreads services with the same interval over it', () => {
+      const offsets = Array.from({ length: 50 }, (_, i) => offsetMs(`service-${i}`, 60_000));
+      expect(new Set(offsets).size).to.be.greaterThan(45);
+      expect(offsets.every((o) => o >= 0 && o < 60_000)).to.equal(true);
+      expect(offsetMs('service-1', 60_000), 'stable for a service').to.equal(offsets[1]);
+    });
   });
 
-  it('gives the first slot at or after a time', () => {
-    expect(nextSlot(1_000, 600, 100)).to.equal(1_300);
-    expect(nextSlot(1_300, 600, 100)).to.equal(1_300);
+  describe('nextSlot', () => {
+    it('gives the first slot at or after a time', () => {
+      expect(nextSlot(1_000, 600, 100)).to.equal(1_300);
+      expect(nextSlot(1_300, 600, 100)).to.equal(1_300);
+    });
   });
 });

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { DiskSpool, type SpooledResult } from '../../../agent/src/spool/disk-spool.js';
 
-const logger = pino({ level: 'silent' });
-const result = (): SpooledResult => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, responseTimeMs: 5, message: 'ok', checkedAtMs: Date.now(), details: {}, adHoc: false });
+const silent = pino({ level: 'silent' });
+const result = (): SpooledResult => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, responseTimeMs: 5, message: 'ok', checkedAtMs: Date.now(), details: { connect_ms: 1 }, adHoc: false });
+const idsOf = (spool: DiskSpool) => spool.sealed().flatMap((b) => b.results.map((r) => r.id));
 
 describe('disk spool', () => {
   let dir: string;
@@ -15,52 +16,134 @@ describe('disk spool', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'outpost-spool-'));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const open = (maxBytes = 1024 * 1024) => DiskSpool.open(dir, { maxBytes, logger });
+  const open = (maxBytes = 1024 * 1024, logger = silent) => DiskSpool.open(dir, { maxBytes, logger });
+  const batchFiles = () => readdirSync(dir).filter((f) => f.startsWith('batch-')).sort();
 
-  it('keeps sealed and unsealed results across a reopen, until acknowledged', () => {
-    const first = open();
-    const a = result();
-    const b = result();
-    first.append(a);
-    const batch = first.seal()!;
-    first.append(b);
-    const reopened = open();
-    const held = reopened.sealed().flatMap((x) => x.results.map((r) => r.id));
-    expect(held).to.deep.equal([a.id, b.id]);
-    expect(reopened.acknowledge(batch.batchId)).to.equal(true);
-    expect(open().sealed().flatMap((x) => x.results.map((r) => r.id))).to.deep.equal([b.id]);
+  describe('append', () => {
+    it('writes each result to current.jsonl at once, as one JSON line', () => {
+      const spool = open();
+      const a = result();
+      spool.append(a);
+      expect(readFileSync(path.join(dir, 'current.jsonl'), 'utf8')).to.equal(`${JSON.stringify(a)}\n`);
+      expect(spool.stats()).to.include({ batches: 0, results: 1 });
+    });
   });
 
-  it('skips a line torn by a crash instead of failing', () => {
-    const spool = open();
-    const a = result();
-    spool.append(a);
-    appendFileSync(path.join(dir, 'current.jsonl'), '{"id":"half-writ');
-    const reopened = open();
-    expect(reopened.stats().results).to.equal(1);
-    expect(reopened.sealed()[0]?.results[0]?.id).to.equal(a.id);
+  describe('seal', () => {
+    it('moves the pending results into batch-<seq>-<batchId>.jsonl and empties current.jsonl', () => {
+      const spool = open();
+      spool.append(result());
+      spool.append(result());
+      const batch = spool.seal()!;
+      expect(batchFiles()).to.deep.equal([`batch-000000000001-${batch.batchId}.jsonl`]);
+      expect(readFileSync(path.join(dir, 'current.jsonl'), 'utf8')).to.equal('');
+      expect(batch.results).to.have.length(2);
+      expect(spool.seal(), 'nothing left to seal').to.equal(null);
+    });
   });
 
-  it('deletes the batch file on acknowledgement', () => {
-    const spool = open();
-    spool.append(result());
-    const batch = spool.seal()!;
-    spool.acknowledge(batch.batchId);
-    expect(readdirSync(dir).filter((f) => f.startsWith('batch-'))).to.deep.equal([]);
-    expect(spool.stats()).to.include({ batches: 0, results: 0 });
+  describe('open', () => {
+    it('keeps sealed and unsealed results across a reopen, oldest first, until acknowledged', () => {
+      const first = open();
+      const a = result();
+      const b = result();
+      first.append(a);
+      const batch = first.seal()!;
+      first.append(b);
+      const reopened = open();
+      expect(idsOf(reopened)).to.deep.equal([a.id, b.id]);
+      expect(reopened.sealed()[0]!.batchId, 'a re-send reuses the batch id').to.equal(batch.batchId);
+      expect(reopened.sealed()[0]!.results[0]).to.deep.equal(a);
+      expect(reopened.acknowledge(batch.batchId)).to.equal(true);
+      expect(idsOf(open())).to.deep.equal([b.id]);
+    });
+
+    it('skips a line torn by a crash instead of failing', () => {
+      const spool = open();
+      const a = result();
+      spool.append(a);
+      appendFileSync(path.join(dir, 'current.jsonl'), '{"id":"half-writ');
+      const reopened = open();
+      expect(reopened.stats().results).to.equal(1);
+      expect(idsOf(reopened)).to.deep.equal([a.id]);
+    });
+
+    it('loads a result only once when a crash came between sealing and emptying current.jsonl', () => {
+      const spool = open();
+      const a = result();
+      spool.append(a);
+      const current = readFileSync(path.join(dir, 'current.jsonl'));
+      spool.seal();
+      writeFileSync(path.join(dir, 'current.jsonl'), current);
+      expect(idsOf(open())).to.deep.equal([a.id]);
+    });
+
+    it('drops an unfinished batch write and a batch with nothing readable in it', () => {
+      const spool = open();
+      const a = result();
+      spool.append(a);
+      spool.seal();
+      writeFileSync(path.join(dir, `batch-000000000002-${randomUUID()}.jsonl.tmp`), '{"id":');
+      writeFileSync(path.join(dir, `batch-000000000003-${randomUUID()}.jsonl`), '{"id":');
+      const reopened = open();
+      expect(reopened.sealed()).to.have.length(1);
+      expect(readdirSync(dir).filter((f) => f.startsWith('batch-'))).to.have.length(1);
+      reopened.append(result());
+      expect(reopened.seal()!.seq, 'sequence numbers never go back').to.equal(4);
+    });
   });
 
-  it('evicts the oldest batches when over its size, and counts what it dropped', () => {
-    const spool = open(2_000);
-    const batches = [];
-    for (let i = 0; i < 10; i++) {
-      for (let j = 0; j < 3; j++) spool.append(result());
-      batches.push(spool.seal()!);
-    }
-    const stats = spool.stats();
-    expect(stats.bytes).to.be.at.most(2_000);
-    expect(stats.evictedResults).to.be.greaterThan(0);
-    expect(stats.evictedResults % 3).to.equal(0);
-    expect(spool.sealed().at(-1)?.batchId, 'the newest batch is kept').to.equal(batches.at(-1)?.batchId);
+  describe('acknowledge', () => {
+    it('deletes the batch file and forgets its results', () => {
+      const spool = open();
+      spool.append(result());
+      const batch = spool.seal()!;
+      expect(spool.acknowledge(batch.batchId)).to.equal(true);
+      expect(batchFiles()).to.deep.equal([]);
+      expect(spool.stats()).to.deep.equal({ batches: 0, results: 0, bytes: 0, evictedResults: 0 });
+      expect(spool.acknowledge(batch.batchId), 'a repeated ack is harmless').to.equal(false);
+    });
+  });
+
+  describe('stats', () => {
+    it('counts batches, results and bytes on disk', () => {
+      const spool = open();
+      for (let i = 0; i < 3; i++) spool.append(result());
+      spool.seal();
+      spool.append(result());
+      const bytes = [...batchFiles().map((f) => path.join(dir, f)), path.join(dir, 'current.jsonl')].reduce((n, f) => n + readFileSync(f).length, 0);
+      expect(spool.stats()).to.deep.equal({ batches: 1, results: 4, bytes, evictedResults: 0 });
+    });
+  });
+
+  describe('eviction', () => {
+    it('evicts the oldest batches when over its size, logs it and counts what it dropped', () => {
+      const logged: string[] = [];
+      const spool = open(2_000, pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) }));
+      const batches = [];
+      for (let i = 0; i < 10; i++) {
+        for (let j = 0; j < 3; j++) spool.append(result());
+        batches.push(spool.seal()!);
+      }
+      const stats = spool.stats();
+      expect(stats.bytes).to.be.at.most(2_000);
+      expect(stats.evictedResults).to.be.greaterThan(0);
+      expect(stats.evictedResults % 3).to.equal(0);
+      expect(stats.results + stats.evictedResults).to.equal(30);
+      expect(spool.sealed().map((b) => b.batchId), 'the newest batches are kept').to.deep.equal(batches.slice(-spool.sealed().length).map((b) => b.batchId));
+      expect(batchFiles()).to.have.length(spool.sealed().length);
+      expect(logged.some((line) => line.includes('spool full'))).to.equal(true);
+    });
+
+    it('evicts on open when what is on disk is over a smaller limit', () => {
+      const big = open();
+      for (let i = 0; i < 10; i++) {
+        for (let j = 0; j < 3; j++) big.append(result());
+        big.seal();
+      }
+      const small = open(2_000);
+      expect(small.stats().bytes).to.be.at.most(2_000);
+      expect(small.stats().evictedResults).to.be.greaterThan(0);
+    });
   });
 });
