@@ -4,7 +4,7 @@ import Koa from 'koa';
 import websockify from 'koa-websocket';
 import { authRoutes } from './features/auth/auth.routes.js';
 import type { AuthService } from './features/auth/auth.service.js';
-import { historyRoutes } from './features/checks/history.routes.js';
+import { historyRoutes, metricsOverviewRoutes } from './features/checks/history.routes.js';
 import type { HistoryService } from './features/checks/history.service.js';
 import { alertsRoutes } from './features/alerting/alerts.routes.js';
 import type { AlertsService } from './features/alerting/alerts.service.js';
@@ -68,6 +68,7 @@ export function createApp(deps: AppDeps) {
   const protectedRoutes = [
     servicesRoutes(deps.services),
     historyRoutes(deps.services, deps.history),
+    metricsOverviewRoutes(deps.services, deps.history),
     rulesRoutes(deps.rules),
     alertsRoutes(deps.alerts),
     channelsRoutes(deps.channels),

@@ -28,6 +28,7 @@ import { createCheckHistoryRepository } from './features/checks/check-history.re
 import { createCheckResultsRepository } from './features/checks/check-results.repository.js';
 import { createHistoryService } from './features/checks/history.service.js';
 import { createIngestService } from './features/checks/ingest.service.js';
+import { createPartitionKeeper } from './features/checks/partition-keeper.js';
 import { createEscalationJob } from './features/escalation/escalation-job.js';
 import { createHeartbeatsRepository } from './features/heartbeats/heartbeats.repository.js';
 import { createHeartbeatsService } from './features/heartbeats/heartbeats.service.js';
@@ -54,6 +55,9 @@ import { createAgentGateway } from './grpc/agent-gateway.js';
 import type { Logger } from './logger.js';
 import type { Secrets } from './secrets.js';
 import { createWsFeed } from './ws/ws-feed.js';
+
+/** Partitions are made days ahead, so an hourly round is plenty. */
+const RETENTION_INTERVAL_MS = 3_600_000;
 
 export interface ComposeOptions {
   clock: Clock;
@@ -109,7 +113,17 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, escalation: escalationRepo, planner, clock });
   const escalationJob = createEscalationJob({ escalation: escalationRepo, alerts: alertsRepo, planner, clock, logger, wakeDispatcher, intervalMs: options.jobIntervalMs });
 
-  const ingest = createIngestService({ results: createCheckResultsRepository(db.em), evaluator, events: bus, wakeDispatcher });
+  const partitions = createPartitionKeeper(db.em, clock, config.checkRetentionDays);
+  const retentionJob = createPeriodicJob('check retention', RETENTION_INTERVAL_MS, partitions.maintain, logger);
+  const ingest = createIngestService({
+    results: createCheckResultsRepository(db.em, partitions),
+    clock,
+    retainedSince: partitions.retainedSince,
+    logger: logger.child({ component: 'ingest' }),
+    evaluator,
+    events: bus,
+    wakeDispatcher,
+  });
   const heartbeats = createHeartbeatsService({ heartbeats: createHeartbeatsRepository(db.em), services: servicesRepo, access, ingest, clock });
   const heartbeatJob = createPeriodicJob('heartbeat deadlines', Math.min(options.jobIntervalMs ?? 1_000, 1_000), heartbeats.recordMissed, logger);
   const agentsRepo = createAgentsRepository(db.em);
@@ -140,7 +154,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       limiter: createLoginLimiter({ windowMs: 15 * 60_000, maxFailuresPerEmail: 10, maxFailuresPerAddress: 100 }),
     }),
     services: createServicesService({ services: servicesRepo, access, secrets: secretBox, listener: hub }),
-    history: createHistoryService(createCheckHistoryRepository(db.em)),
+    history: createHistoryService(createCheckHistoryRepository(db.em), () => clock.now()),
     rules: createRulesService({ rules: rulesRepo, access, cache: ruleCache, references }),
     alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, wakeDispatcher, clock }),
     channels: createChannelsService({ channels: createChannelsRepository(db.em), access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications }),
@@ -151,5 +165,5 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     pingDatabase: db.ping,
   };
 
-  return { appDeps, gateway, hub, dispatcher, escalationJob, heartbeatJob };
+  return { appDeps, gateway, hub, dispatcher, escalationJob, heartbeatJob, retentionJob };
 }

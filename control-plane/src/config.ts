@@ -21,6 +21,7 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EMBEDDED_AGENT: booleanFlag.default(true),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  CHECK_RETENTION_DAYS: z.coerce.number({ message: 'must be a whole number of days' }).int('must be a whole number of days').min(1).max(3650).default(30),
   GRPC_TLS_CERT: z.string().min(1).optional(),
   GRPC_TLS_KEY: z.string().min(1).optional(),
   GRPC_TLS_CLIENT_CA: z.string().min(1).optional(),
@@ -48,6 +49,8 @@ export interface Config {
   readonly logLevel: string;
   readonly embeddedAgent: boolean;
   readonly databasePoolSize: number;
+  /** Days raw check results are kept; rollups (uptime, metrics) outlive them. */
+  readonly checkRetentionDays: number;
   readonly notifications: NotificationSettings;
   /** Files of the agents' gRPC endpoint TLS; absent: plaintext (loopback and trusted networks only). */
   readonly grpcTls: { certFile: string; keyFile: string; clientCaFile?: string } | undefined;
@@ -87,6 +90,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: c.LOG_LEVEL,
     embeddedAgent: c.EMBEDDED_AGENT,
     databasePoolSize: c.DATABASE_POOL_SIZE,
+    checkRetentionDays: c.CHECK_RETENTION_DAYS,
     grpcTls: c.GRPC_TLS_CERT && c.GRPC_TLS_KEY ? { certFile: c.GRPC_TLS_CERT, keyFile: c.GRPC_TLS_KEY, clientCaFile: c.GRPC_TLS_CLIENT_CA } : undefined,
     notifications: Object.freeze({
       smtp: c.SMTP_HOST

@@ -17,6 +17,8 @@ export interface RunningControlPlane {
   agentToken: string;
   /** Runs due escalation steps now (tests move the clock first). */
   runEscalations(): Promise<number>;
+  /** Runs one round of partition upkeep and retention now (tests). */
+  runRetention(): Promise<number>;
   /** Graceful: stop accepting, finish requests and ingestion, close streams and database. */
   stop(): Promise<void>;
 }
@@ -39,6 +41,9 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   });
   const parts = compose(config, db, secrets, logger, { clock: options.clock ?? systemClock, retry: options.retry, jobIntervalMs: options.jobIntervalMs });
   const app = createApp(parts.appDeps);
+  // Today's partitions exist before the first result arrives; then hourly.
+  await parts.retentionJob.runOnce();
+  parts.retentionJob.start();
 
   const grpc = await startGrpcServer(parts.gateway, config.host, config.grpcPort, config.grpcTls);
   const http: Server = await new Promise((resolve, reject) => {
@@ -61,6 +66,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     grpcPort: grpc.port,
     agentToken: secrets.agentToken,
     runEscalations: () => parts.escalationJob.runOnce(),
+    runRetention: () => parts.retentionJob.runOnce(),
     async stop() {
       const closing = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
@@ -73,6 +79,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
       await parts.hub.settled();
       await parts.escalationJob.stop();
       await parts.heartbeatJob.stop();
+      await parts.retentionJob.stop();
       await parts.dispatcher.stop();
       await db.close();
       logger.info('control plane stopped');

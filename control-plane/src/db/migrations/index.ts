@@ -6,6 +6,7 @@ import { Migration0002Alerting } from './0002-alerting.js';
 import { Migration0003Agents } from './0003-agents.js';
 import { Migration0004ApiKeys } from './0004-api-keys.js';
 import { Migration0005Heartbeats } from './0005-heartbeats.js';
+import { Migration0006RollupsAndPartitions } from './0006-rollups-and-partitions.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: '0001-initial', class: Migration0001Initial },
@@ -13,4 +14,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '0003-agents', class: Migration0003Agents },
   { name: '0004-api-keys', class: Migration0004ApiKeys },
   { name: '0005-heartbeats', class: Migration0005Heartbeats },
+  { name: '0006-rollups-and-partitions', class: Migration0006RollupsAndPartitions },
 ];

@@ -4,7 +4,9 @@
 // the results (alerts, outbox) in the same transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ServiceStatus } from '../../../../shared/src/status.js';
+import { isMissingPartition } from '../../db/pg-errors.js';
 import type { Tx } from '../../db/tx.js';
+import type { PartitionKeeper } from './partition-keeper.js';
 
 export interface IncomingResult {
   id: string;
@@ -54,10 +56,12 @@ interface ServiceState {
   moved: boolean;
 }
 
-export function createCheckResultsRepository(em: () => EntityManager): CheckResultsRepository {
+export function createCheckResultsRepository(em: () => EntityManager, partitions: PartitionKeeper): CheckResultsRepository {
   return {
     async ingest(results, organizationId, then) {
       if (results.length === 0) return { stored: [], outcome: undefined };
+      // Outside the transaction: creating a partition locks the whole table for a moment.
+      await partitions.ensure(results.map((r) => r.checkedAt));
       return em().transactional(async (tx) => {
         // Lock the services first, in id order: inserting results first would take a key-share
         // lock (the foreign key) that two concurrent batches then both try to upgrade: a deadlock.
@@ -67,6 +71,10 @@ export function createCheckResultsRepository(em: () => EntityManager): CheckResu
         const stored = rows.map((row) => advance(row, states));
         await saveStates(tx, states);
         return { stored, outcome: await then(tx, stored) };
+      }).catch((err: unknown) => {
+        // Another replica dropped a partition this one still counted on: look again next time.
+        if (isMissingPartition(err)) partitions.forget();
+        throw err;
       });
     },
   };
@@ -160,6 +168,10 @@ async function saveStates(tx: Tx, states: Map<string, ServiceState>): Promise<vo
   );
 }
 
+/**
+ * One statement: insert the new results, fold exactly those into the minute, hour and day
+ * rollups (replays insert nothing, so they count nothing), and answer the inserted rows.
+ */
 function insertSql(count: number): string {
   const tuple = '(?::uuid, ?::uuid, ?, ?::float8, ?, ?, ?, ?::timestamptz, ?::boolean, ?::jsonb)';
   return `with v (id, service_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details) as (
@@ -168,11 +180,28 @@ function insertSql(count: number): string {
             insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details)
             select v.id, v.service_id, s.organization_id, v.status, v.response_time_ms, v.message, v.location, v.agent_id, v.checked_at, v.ad_hoc, v.details
               from v join services s on s.id = v.service_id and (?::uuid is null or s.organization_id = ?::uuid)
-            on conflict (id) do nothing
+            on conflict (id, checked_at) do nothing
             returning *
+          ), by_minute as (${rollupSql('check_rollups_minute', '1 minute', false)}
+          ), by_hour as (${rollupSql('check_rollups_hour', '1 hour', true)}
+          ), by_day as (${rollupSql('check_rollups_day', '1 day', true)}
           )
           select i.*, s.name as service_name, s.endpoint as service_endpoint from inserted i join services s on s.id = i.service_id
           order by i.checked_at, i.id`;
+}
+
+function rollupSql(table: string, width: string, histogram: boolean): string {
+  return `insert into ${table} as r (service_id, bucket, total_checks, successful_checks, response_time_sum_ms, response_time_max_ms${histogram ? ', response_histogram' : ''})
+            select service_id, date_bin('${width}', checked_at, timestamptz 'epoch'), count(*), count(*) filter (where status <> 'RED'),
+                   sum(response_time_ms), max(response_time_ms)${histogram ? ', outpost_response_histogram(array_agg(response_time_ms))' : ''}
+              from inserted group by 1, 2
+            on conflict (service_id, bucket) do update set
+              total_checks = r.total_checks + excluded.total_checks,
+              successful_checks = r.successful_checks + excluded.successful_checks,
+              response_time_sum_ms = r.response_time_sum_ms + excluded.response_time_sum_ms,
+              response_time_max_ms = greatest(r.response_time_max_ms, excluded.response_time_max_ms)${
+                histogram ? ', response_histogram = outpost_histogram_add(r.response_histogram, excluded.response_histogram)' : ''
+              }`;
 }
 
 function bindings(r: IncomingResult): unknown[] {

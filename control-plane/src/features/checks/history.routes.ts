@@ -3,7 +3,7 @@ import { actorOf } from '../../http/authenticate.js';
 import { parseInput } from '../../http/validate.js';
 import { ServiceIdParam } from '../services/services.schema.js';
 import type { ServicesService } from '../services/services.service.js';
-import { CheckLogQuery, MetricsQuery, UptimeQuery, toCheckJson } from './history.schema.js';
+import { CheckLogQuery, MetricsQuery, OverviewQuery, UptimeQuery, toCheckJson } from './history.schema.js';
 import type { HistoryService } from './history.service.js';
 
 export function historyRoutes(services: ServicesService, history: HistoryService): Router {
@@ -37,5 +37,15 @@ export function historyRoutes(services: ServicesService, history: HistoryService
     ctx.body = await history.metrics(await readable(ctx), query.period, query.bucket);
   });
 
+  return router;
+}
+
+/** `GET /metrics`: every service of the organization over one period. */
+export function metricsOverviewRoutes(services: ServicesService, history: HistoryService): Router {
+  const router = new Router();
+  router.get('/metrics', async (ctx) => {
+    const query = parseInput(OverviewQuery, ctx.query, 'query');
+    ctx.body = await history.overview(await services.list(actorOf(ctx), { org: query.org }), query.period);
+  });
   return router;
 }

@@ -26,6 +26,12 @@ export type CheckLogQuery = z.infer<typeof CheckLogQuery>;
 export const UptimeQuery = z.strictObject({ period: period.default('24h') });
 export type UptimeQuery = z.infer<typeof UptimeQuery>;
 
+export const OverviewQuery = z.strictObject({
+  period: period.default('24h'),
+  org: z.string().min(1).max(100).optional(),
+});
+export type OverviewQuery = z.infer<typeof OverviewQuery>;
+
 export const MetricsQuery = z.strictObject({
   period: period.default('24h'),
   bucket: z.enum(Object.keys(BUCKETS) as [Bucket, ...Bucket[]], { message: 'bucket must be one of 1m, 5m, 1h, 1d' }).optional(),

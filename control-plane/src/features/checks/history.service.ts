@@ -3,6 +3,13 @@ import { validationFailed } from '../../errors.js';
 import type { CheckHistoryRepository } from './check-history.repository.js';
 import { BUCKETS, MAX_POINTS, PERIODS, type Bucket, type Period } from './history.schema.js';
 
+export interface ServiceFacts {
+  id: string;
+  name: string;
+  checkType: string;
+  status: string | null;
+}
+
 const DEFAULT_BUCKET: Record<Period, Bucket> = { '24h': '1h', '7d': '1h', '30d': '1d', '90d': '1d' };
 
 const percentage = (successful: number, total: number) => (total === 0 ? null : Math.round((successful / total) * 100_000) / 1000);
@@ -28,6 +35,34 @@ export function createHistoryService(history: CheckHistoryRepository, now: () =>
         uptime_percentage: percentage(counts.successful, counts.total),
         total_checks: counts.total,
         successful_checks: counts.successful,
+      };
+    },
+
+    /** Uptime and mean response time of each of the services, for `GET /metrics`. */
+    async overview(services: ServiceFacts[], period: Period) {
+      const { from, to } = window(period);
+      const found = new Map((await history.summaries(services.map((s) => s.id), from, to)).map((s) => [s.serviceId, s]));
+      const totals = [...found.values()].reduce((t, s) => ({ total: t.total + s.total, successful: t.successful + s.successful }), { total: 0, successful: 0 });
+      return {
+        period,
+        from: from.toISOString(),
+        to: to.toISOString(),
+        total_checks: totals.total,
+        successful_checks: totals.successful,
+        uptime_percentage: percentage(totals.successful, totals.total),
+        services: services.map((s) => {
+          const summary = found.get(s.id);
+          return {
+            service_id: s.id,
+            name: s.name,
+            check_type: s.checkType,
+            status: s.status,
+            total_checks: summary?.total ?? 0,
+            successful_checks: summary?.successful ?? 0,
+            uptime_percentage: summary ? percentage(summary.successful, summary.total) : null,
+            avg_response_time_ms: rounded(summary?.avgResponseTimeMs ?? null),
+          };
+        }),
       };
     },
 

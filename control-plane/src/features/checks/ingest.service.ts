@@ -2,6 +2,8 @@
 // transaction), then live events. The caller acknowledges the batch only after ingest()
 // resolves, so nothing is lost; a replay stores nothing twice.
 import { statusOf } from '../../../../shared/src/status.js';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
 import { toAlertJson } from '../alerting/alert.js';
 import type { AlertEffects, AlertEvaluator } from '../alerting/alert-evaluator.js';
 import type { EventBus } from '../realtime/event-bus.js';
@@ -27,6 +29,10 @@ export interface ResultOrigin {
 
 export interface IngestDeps {
   results: CheckResultsRepository;
+  clock: Clock;
+  /** The oldest a result may be and still be kept (raw-result retention). */
+  retainedSince: () => Date;
+  logger: Logger;
   evaluator: AlertEvaluator;
   events: EventBus;
   /** Called when the batch queued notifications, so they go out at once. */
@@ -34,12 +40,28 @@ export interface IngestDeps {
 }
 
 const MAX_MESSAGE_LENGTH = 1000;
+/** An agent clock further ahead than this is wrong; its results are filed at arrival time. */
+const MAX_CLOCK_AHEAD_MS = 86_400_000;
 
-export function createIngestService({ results, evaluator, events, wakeDispatcher }: IngestDeps) {
+export function createIngestService({ results, clock, retainedSince, logger, evaluator, events, wakeDispatcher }: IngestDeps) {
+  /**
+   * Results older than retention would be dropped with their partition at once, so they are
+   * not stored (an agent only holds such results after a month-long outage).
+   */
+  function withinRetention(origin: ResultOrigin, batch: AgentResult[]): AgentResult[] {
+    const oldest = retainedSince();
+    const kept = batch.filter((r) => r.checkedAt >= oldest);
+    if (kept.length < batch.length) {
+      logger.warn({ agentId: origin.agentId, dropped: batch.length - kept.length, retainedSince: oldest.toISOString() }, 'results older than the retention period were not stored');
+    }
+    const latest = clock.now().getTime() + MAX_CLOCK_AHEAD_MS;
+    return kept.map((r) => (r.checkedAt.getTime() > latest ? { ...r, checkedAt: clock.now() } : r));
+  }
+
   return {
     /** Stores the batch; answers how many results were new (replays count zero). */
     async ingest(origin: ResultOrigin, batch: AgentResult[]): Promise<number> {
-      const incoming = batch.map((r): IncomingResult => ({
+      const incoming = withinRetention(origin, batch).map((r): IncomingResult => ({
         id: r.id,
         serviceId: r.serviceId,
         status: statusOf(r.ok, r.responseTimeMs),

@@ -1,0 +1,144 @@
+// Rollups written at ingest, raw results in day partitions with retention, and the
+// answers built on them: per-service uptime/metrics and GET /metrics.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { TestUser } from '../support/api-client.js';
+import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
+import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { MovableClock } from '../support/movable-clock.js';
+import { poll } from '../support/poll.js';
+import { sql } from '../support/sql.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+describe('rollups, partitions and retention', () => {
+  let cp: TestControlPlane;
+  let agent: ScriptedAgent;
+  const clock = new MovableClock();
+
+  before(async () => {
+    cp = await startTestControlPlane({ start: { clock }, env: { CHECK_RETENTION_DAYS: '2' } });
+    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
+    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+  });
+  after(async () => {
+    agent?.close();
+    await cp?.stop();
+  });
+
+  const newService = async (u: TestUser, name = 'rolled') =>
+    (await cp.api.post('/services', { name, endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP', check_interval_seconds: 3600 }, u.token)).body.id as string;
+
+  it('folds every new result into the minute, hour and day rollups once; the same results sent again count nothing', async () => {
+    const u = await cp.api.newUser('rollup-once');
+    const serviceId = await newService(u);
+    const now = clock.now().getTime();
+    // Spread over several minutes and hours (and across midnight, for most times of day).
+    const batch = Array.from({ length: 60 }, (_, i) => ({
+      id: randomUUID(),
+      serviceId,
+      ok: i % 5 !== 0,
+      responseTimeMs: 10 + i,
+      checkedAtMs: now - i * 17 * 60_000,
+    }));
+    expect(await agent.sendResults(batch)).to.equal(60);
+    expect(await agent.sendResults(batch), 'the same results again').to.equal(0);
+
+    const raw = await sql<{ total: string; up: string; sum: number }>(
+      `select count(*) as total, count(*) filter (where status <> 'RED') as up, sum(response_time_ms) as sum from check_results where service_id = $1`,
+      [serviceId],
+    );
+    for (const table of ['check_rollups_minute', 'check_rollups_hour', 'check_rollups_day']) {
+      const [rolled] = await sql<{ total: string; up: string; sum: number }>(
+        `select sum(total_checks) as total, sum(successful_checks) as up, sum(response_time_sum_ms) as sum from ${table} where service_id = $1`,
+        [serviceId],
+      );
+      expect(rolled, table).to.deep.equal(raw[0]);
+    }
+    const [hist] = await sql<{ n: string }>(`select sum(h) as n from check_rollups_day, unnest(response_histogram) h where service_id = $1`, [serviceId]);
+    expect(Number(hist!.n), 'every result in a histogram bucket').to.equal(60);
+
+    const uptime = (await cp.api.get(`/services/${serviceId}/uptime?period=24h`, u.token)).body;
+    expect(uptime).to.include({ total_checks: 60, successful_checks: 48, uptime_percentage: 80 });
+    const metrics = (await cp.api.get(`/services/${serviceId}/metrics?period=24h&bucket=5m`, u.token)).body;
+    expect(metrics.total_checks).to.equal(60);
+    expect(metrics.avg_response_time_ms).to.equal(39.5);
+    expect(metrics.points.reduce((n: number, p: { total_checks: number }) => n + p.total_checks, 0)).to.equal(60);
+    expect(metrics.points.every((p: { timestamp: string }) => new Date(p.timestamp).getTime() % 300_000 === 0)).to.equal(true);
+    // 10..69 ms: the exact p95 is 66 ms; the histogram answers within 10 %.
+    expect(metrics.p95_response_time_ms).to.be.within(66 * 0.9, 66 * 1.1);
+    const hourly = (await cp.api.get(`/services/${serviceId}/metrics?period=90d&bucket=1h`, u.token)).body;
+    expect(hourly.points.reduce((n: number, p: { total_checks: number }) => n + p.total_checks, 0)).to.equal(60);
+    const daily = (await cp.api.get(`/services/${serviceId}/metrics?period=90d`, u.token)).body;
+    expect(daily).to.include({ bucket: '1d', total_checks: 60, successful_checks: 48 });
+  });
+
+  it('keeps raw results in day partitions made ahead of time', async () => {
+    const names = (await sql<{ relname: string }>(
+      `select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'check_results'::regclass`,
+    )).map((r) => r.relname);
+    const day = (offset: number) => `check_results_p${new Date(clock.now().getTime() + offset * DAY).toISOString().slice(0, 10).replaceAll('-', '')}`;
+    expect(names).to.include.members([day(0), day(1), day(2)]);
+  });
+
+  it('does not keep results older than retention, files far-future ones at arrival, and answers uptime from rollups after raw days are dropped', async () => {
+    const u = await cp.api.newUser('rollup-retention');
+    const serviceId = await newService(u);
+    const now = clock.now().getTime();
+    const yesterday = { id: randomUUID(), serviceId, ok: true, checkedAtMs: now - 30 * HOUR };
+    const recent = { id: randomUUID(), serviceId, ok: false, checkedAtMs: now - 10 * 60_000 };
+    const tooOld = { id: randomUUID(), serviceId, ok: true, checkedAtMs: now - 3 * DAY };
+    const future = { id: randomUUID(), serviceId, ok: true, checkedAtMs: now + 3 * DAY };
+    expect(await agent.sendResults([yesterday, recent, tooOld, future])).to.equal(3);
+
+    const logged = async () => (await cp.api.get(`/services/${serviceId}/checks`, u.token)).body as { id: string; checked_at: string }[];
+    const before = await logged();
+    expect(before.map((c) => c.id)).to.have.members([yesterday.id, recent.id, future.id]);
+    const filed = before.find((c) => c.id === future.id)!;
+    expect(new Date(filed.checked_at).getTime(), 'filed at arrival').to.be.within(now - 60_000, clock.now().getTime() + 1000);
+
+    // Two days on, retention (2 days) drops yesterday's partition, not today's.
+    clock.advance(2 * DAY);
+    expect(await cp.running.runRetention()).to.be.greaterThan(0);
+    expect((await logged()).map((c) => c.id)).to.have.members([recent.id, future.id]);
+    const uptime = (await cp.api.get(`/services/${serviceId}/uptime?period=7d`, u.token)).body;
+    expect(uptime).to.include({ total_checks: 3, successful_checks: 2 });
+
+    // A result for a day whose partition was dropped elsewhere is still stored: the partition is made again.
+    const late = { id: randomUUID(), serviceId, ok: true, checkedAtMs: clock.now().getTime() - 30 * HOUR };
+    expect(await agent.sendResults([late])).to.equal(1);
+  });
+
+  describe('GET /metrics', () => {
+    it("answers every service of the organization with its uptime and mean response time", async () => {
+      const u = await cp.api.newUser('metrics-overview');
+      const checked = await newService(u, 'checked');
+      const idle = await newService(u, 'idle');
+      const now = clock.now().getTime();
+      await agent.sendResults([
+        { serviceId: checked, ok: true, responseTimeMs: 100, checkedAtMs: now - 60_000 },
+        { serviceId: checked, ok: false, responseTimeMs: 300, checkedAtMs: now - 120_000 },
+      ]);
+      const r = await cp.api.get('/metrics?period=7d', u.token);
+      expect(r.status).to.equal(200);
+      expect(r.body).to.include({ period: '7d', total_checks: 2, successful_checks: 1, uptime_percentage: 50 });
+      expect(r.body.services).to.deep.equal([
+        { service_id: checked, name: 'checked', check_type: 'HTTP', status: 'GREEN', total_checks: 2, successful_checks: 1, uptime_percentage: 50, avg_response_time_ms: 200 },
+        { service_id: idle, name: 'idle', check_type: 'HTTP', status: null, total_checks: 0, successful_checks: 0, uptime_percentage: null, avg_response_time_ms: null },
+      ]);
+      expect((await cp.api.get('/metrics', u.token)).body.period, 'the default period').to.equal('24h');
+    });
+
+    it('refuses a bad period or query, another organization, and no credentials', async () => {
+      const u = await cp.api.newUser('metrics-bad');
+      const other = await cp.api.newUser('metrics-other');
+      expect((await cp.api.get('/metrics?period=1y', u.token)).status).to.equal(400);
+      expect((await cp.api.get('/metrics?colour=red', u.token)).status).to.equal(400);
+      const otherSlug = (await cp.api.get('/organization', other.token)).body.slug;
+      expect((await cp.api.get(`/metrics?org=${otherSlug}`, u.token)).status).to.equal(403);
+      expect((await cp.api.get('/metrics')).status).to.equal(401);
+      expect((await cp.api.get('/metrics', other.token)).body.services, 'nothing of another organization').to.deep.equal([]);
+    });
+  });
+});
