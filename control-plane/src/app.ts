@@ -27,6 +27,8 @@ import { apiKeysRoutes } from './features/api-keys/api-keys.routes.js';
 import { organizationRoutes } from './features/organizations/organization.routes.js';
 import { profileRoutes } from './features/auth/profile.routes.js';
 import { heartbeatPingRoutes, heartbeatsRoutes } from './features/heartbeats/heartbeats.routes.js';
+import { publicStatusPageRoutes, statusPagesRoutes } from './features/status-pages/status-pages.routes.js';
+import type { StatusPagesService } from './features/status-pages/status-pages.service.js';
 import type { HeartbeatsService } from './features/heartbeats/heartbeats.service.js';
 import type { ProfileService } from './features/auth/profile.service.js';
 import type { OrganizationService } from './features/organizations/organization.service.js';
@@ -44,6 +46,7 @@ export interface AppDeps {
   organization: OrganizationService;
   profile: ProfileService;
   heartbeats: HeartbeatsService;
+  statusPages: StatusPagesService;
   auth: AuthService;
   services: ServicesService;
   history: HistoryService;
@@ -62,7 +65,7 @@ export function createApp(deps: AppDeps) {
   const app = websockify(new Koa({ proxy: false }), deps.feed.serverOptions);
 
   const api = new Router({ prefix: '/api/v1' });
-  const publicRoutes = [healthRoutes(deps.pingDatabase), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats)];
+  const publicRoutes = [healthRoutes(deps.pingDatabase), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages)];
   for (const r of publicRoutes) api.use(r.routes(), r.allowedMethods());
 
   const protectedRoutes = [
@@ -79,6 +82,7 @@ export function createApp(deps: AppDeps) {
     ...organizationRoutes(deps.organization),
     profileRoutes(deps.profile),
     heartbeatsRoutes(deps.heartbeats),
+    statusPagesRoutes(deps.statusPages),
   ];
   const guarded = new Router();
   guarded.use(authenticate(deps.verifyCredential));

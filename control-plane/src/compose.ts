@@ -51,6 +51,8 @@ import { createReferences } from './features/organizations/references.js';
 import { createEventBus } from './features/realtime/event-bus.js';
 import { createServicesRepository } from './features/services/services.repository.js';
 import { createServicesService, optionsForAgent } from './features/services/services.service.js';
+import { createStatusPagesRepository } from './features/status-pages/status-pages.repository.js';
+import { createStatusPagesService } from './features/status-pages/status-pages.service.js';
 import { createAgentGateway } from './grpc/agent-gateway.js';
 import type { Logger } from './logger.js';
 import type { Secrets } from './secrets.js';
@@ -139,6 +141,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     logger,
   });
 
+  const historyRepo = createCheckHistoryRepository(db.em);
   const appDeps = {
     logger,
     verifyCredential,
@@ -154,7 +157,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       limiter: createLoginLimiter({ windowMs: 15 * 60_000, maxFailuresPerEmail: 10, maxFailuresPerAddress: 100 }),
     }),
     services: createServicesService({ services: servicesRepo, access, secrets: secretBox, listener: hub }),
-    history: createHistoryService(createCheckHistoryRepository(db.em), () => clock.now()),
+    history: createHistoryService(historyRepo, () => clock.now()),
+    statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),
     rules: createRulesService({ rules: rulesRepo, access, cache: ruleCache, references }),
     alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, wakeDispatcher, clock }),
     channels: createChannelsService({ channels: createChannelsRepository(db.em), access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications }),

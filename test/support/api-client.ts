@@ -60,4 +60,11 @@ export class ApiClient {
     if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
     return { email, password, token: login.body.token, userId: login.body.user_id, orgId: login.body.org_id };
   }
+
+  /** A credential acting in `owner`'s organization with `role`: an API key the owner creates. */
+  async keyWithRole(owner: TestUser, role: 'owner' | 'admin' | 'member' | 'viewer'): Promise<string> {
+    const created = await this.post('/api-keys', { name: `as ${role}`, role }, owner.token);
+    if (created.status !== 201) throw new Error(`api key creation failed: ${created.status} ${created.text}`);
+    return created.body.key;
+  }
 }

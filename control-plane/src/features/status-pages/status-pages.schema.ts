@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { StatusPage } from './status-pages.repository.js';
+
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+const fields = {
+  slug: z
+    .string({ message: 'slug must be a string' })
+    .trim()
+    .toLowerCase()
+    .regex(SLUG, 'slug must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen'),
+  title: z.string({ message: 'title must be a string' }).trim().min(1, 'title must not be empty').max(200),
+  description: z.string({ message: 'description must be a string' }).trim().max(2000).nullable(),
+  public: z.boolean({ message: 'public must be true or false' }),
+  // Shown in this order; repeats are dropped.
+  service_ids: z
+    .array(z.uuid({ message: 'each service id must be a UUID' }), { message: 'service_ids must be an array of service ids' })
+    .max(200, 'a status page shows at most 200 services')
+    .transform((ids) => [...new Set(ids)]),
+};
+
+export const CreateStatusPageInput = z.strictObject({
+  slug: fields.slug,
+  title: fields.title,
+  description: fields.description.optional(),
+  public: fields.public.default(true),
+  service_ids: fields.service_ids.default([]),
+});
+export type CreateStatusPageInput = z.infer<typeof CreateStatusPageInput>;
+
+export const UpdateStatusPageInput = z.strictObject({
+  // Read-only fields a client may echo back.
+  id: z.unknown().optional(),
+  organization_id: z.unknown().optional(),
+  public_url: z.unknown().optional(),
+  created_at: z.unknown().optional(),
+  updated_at: z.unknown().optional(),
+  slug: fields.slug.optional(),
+  title: fields.title.optional(),
+  description: fields.description.optional(),
+  public: fields.public.optional(),
+  service_ids: fields.service_ids.optional(),
+});
+export type UpdateStatusPageInput = z.infer<typeof UpdateStatusPageInput>;
+
+export const SlugParam = z.string().min(1).max(63);
+
+export function toStatusPageJson(p: StatusPage) {
+  return {
+    id: p.id,
+    organization_id: p.organizationId,
+    slug: p.slug,
+    title: p.title,
+    description: p.description,
+    public: p.public,
+    service_ids: p.serviceIds,
+    public_url: `/api/v1/status-pages/${p.slug}/public`,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
