@@ -2,6 +2,7 @@
 // answers built on them: per-service uptime/metrics and GET /metrics.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { HISTOGRAM_BUCKETS, histogramBucket } from '../../control-plane/src/features/checks/response-histogram.js';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
@@ -72,6 +73,14 @@ describe('rollups, partitions and retention', () => {
     expect(hourly.points.reduce((n: number, p: { total_checks: number }) => n + p.total_checks, 0)).to.equal(60);
     const daily = (await cp.api.get(`/services/${serviceId}/metrics?period=90d`, u.token)).body;
     expect(daily).to.include({ bucket: '1d', total_checks: 60, successful_checks: 48 });
+  });
+
+  it('files response times in the same histogram buckets in SQL (backfills) as at ingest', async () => {
+    const values = [0, 0.4, 1, 1.1, 1.19, 2, 3, 10, 99.9, 100, 1000, 1234.5, 60_000, 119_999, 1e7];
+    const [row] = await sql<{ h: number[] }>('select outpost_response_histogram($1::float8[]) as h', [values]);
+    const expected = new Array<number>(HISTOGRAM_BUCKETS).fill(0);
+    for (const v of values) expected[histogramBucket(v)]! += 1;
+    expect(row!.h).to.deep.equal(expected);
   });
 
   it('keeps raw results in day partitions made ahead of time', async () => {

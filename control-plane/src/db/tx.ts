@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Knex } from '@mikro-orm/knex';
 
 /**
  * An open transaction, handed through services to the repositories that must write in it
@@ -6,3 +7,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * it on; only repositories use it.
  */
 export type Tx = EntityManager;
+
+/**
+ * Runs one statement in the transaction with real bind parameters. `execute` inlines
+ * parameters into the SQL text, which for the ingest statements (a whole batch as one JSON
+ * parameter) costs more than the rest of the batch's work in the control plane.
+ */
+export async function queryBound<T>(tx: Tx, sql: string, params: unknown[]): Promise<T[]> {
+  const trx = tx.getTransactionContext<Knex.Transaction>();
+  if (!trx) throw new Error('queryBound needs an open transaction');
+  const result = (await trx.raw(sql, params as Knex.RawBinding[])) as { rows: T[] };
+  return result.rows;
+}

@@ -20,20 +20,31 @@ export class Migration0006RollupsAndPartitions extends Migration {
                 from unnest(values_ms) as v group by 1
             ) as h on h.b = i
         $$;
+      -- Runs for every hour and day rollup a batch touches; a loop is about twice as fast as
+      -- unnest/array_agg here.
       create function outpost_histogram_add(a integer[], b integer[]) returns integer[]
-        language sql immutable parallel safe as $$
-          select array_agg(coalesce(x, 0) + coalesce(y, 0) order by n) from unnest(a, b) with ordinality as t(x, y, n)
+        language plpgsql immutable parallel safe as $$
+          declare
+            sum integer[] := a;
+          begin
+            for i in 1 .. coalesce(array_length(b, 1), 0) loop
+              sum[i] := coalesce(sum[i], 0) + b[i];
+            end loop;
+            return sum;
+          end
         $$;
 
       -- Creates the partition of a day-partitioned table holding the given day (UTC), once.
+      -- Tables updated in place (rollups) leave room in each page so that updates stay HOT.
       create function outpost_ensure_day_partition(parent text, day date) returns void
         language plpgsql as $$
           declare
             name text := parent || '_p' || to_char(day, 'YYYYMMDD');
           begin
             if to_regclass(name) is not null then return; end if;
-            execute format('create table if not exists %I partition of %I for values from (%L) to (%L)',
-              name, parent, (day::timestamp at time zone 'UTC'), ((day + 1)::timestamp at time zone 'UTC'));
+            execute format('create table if not exists %I partition of %I for values from (%L) to (%L) with (fillfactor = %s)',
+              name, parent, (day::timestamp at time zone 'UTC'), ((day + 1)::timestamp at time zone 'UTC'),
+              case when parent like 'check_rollups%' then 70 else 100 end);
           exception when duplicate_table or unique_violation then
             null; -- another replica created it meanwhile
           end
@@ -100,6 +111,8 @@ export class Migration0006RollupsAndPartitions extends Migration {
         primary key (service_id, bucket)
       );
       create table check_rollups_day (like check_rollups_hour including all);
+      alter table check_rollups_hour set (fillfactor = 70);
+      alter table check_rollups_day set (fillfactor = 70);
       alter table check_rollups_day add foreign key (service_id) references services (id) on delete cascade;
 
       select outpost_ensure_day_partition('check_results', d::date), outpost_ensure_day_partition('check_rollups_minute', d::date)

@@ -4,6 +4,11 @@
 
 export const HISTOGRAM_BUCKETS = 72;
 
+/** The bucket a response time falls in (the SQL function files values the same way). */
+export function histogramBucket(ms: number): number {
+  return Math.min(HISTOGRAM_BUCKETS - 1, Math.max(0, Math.ceil(4 * Math.log2(Math.max(ms, 1)))));
+}
+
 const upperBound = (i: number) => 2 ** (i / 4);
 const lowerBound = (i: number) => (i === 0 ? 0 : 2 ** ((i - 1) / 4));
 
