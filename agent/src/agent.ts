@@ -114,6 +114,7 @@ export function createAgent(options: AgentOptions): Agent {
         serviceId: run.assignment.serviceId,
         assignmentVersion: run.assignment.version,
         ok: run.result.ok,
+        degraded: run.result.degraded ?? false,
         responseTimeMs: run.result.responseTimeMs,
         message: run.result.message,
         checkedAtMs: run.checkedAt,

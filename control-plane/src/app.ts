@@ -30,6 +30,8 @@ import { heartbeatPingRoutes, heartbeatsRoutes } from './features/heartbeats/hea
 import { publicStatusPageRoutes, statusPagesRoutes } from './features/status-pages/status-pages.routes.js';
 import type { StatusPagesService } from './features/status-pages/status-pages.service.js';
 import type { HeartbeatsService } from './features/heartbeats/heartbeats.service.js';
+import { sslCertificatesRoutes } from './features/ssl-certificates/ssl-certificates.routes.js';
+import type { SslCertificatesService } from './features/ssl-certificates/ssl-certificates.service.js';
 import type { ProfileService } from './features/auth/profile.service.js';
 import type { OrganizationService } from './features/organizations/organization.service.js';
 import type { ApiKeysService } from './features/api-keys/api-keys.service.js';
@@ -46,6 +48,7 @@ export interface AppDeps {
   organization: OrganizationService;
   profile: ProfileService;
   heartbeats: HeartbeatsService;
+  sslCertificates: SslCertificatesService;
   statusPages: StatusPagesService;
   auth: AuthService;
   services: ServicesService;
@@ -82,6 +85,7 @@ export function createApp(deps: AppDeps) {
     ...organizationRoutes(deps.organization),
     profileRoutes(deps.profile),
     heartbeatsRoutes(deps.heartbeats),
+    sslCertificatesRoutes(deps.sslCertificates),
     statusPagesRoutes(deps.statusPages),
   ];
   const guarded = new Router();

@@ -51,6 +51,8 @@ import { createReferences } from './features/organizations/references.js';
 import { createEventBus } from './features/realtime/event-bus.js';
 import { createServicesRepository } from './features/services/services.repository.js';
 import { createServicesService, optionsForAgent } from './features/services/services.service.js';
+import { createSslCertificatesRepository } from './features/ssl-certificates/ssl-certificates.repository.js';
+import { createSslCertificatesService } from './features/ssl-certificates/ssl-certificates.service.js';
 import { createStatusPagesRepository } from './features/status-pages/status-pages.repository.js';
 import { createStatusPagesService } from './features/status-pages/status-pages.service.js';
 import { createAgentGateway } from './grpc/agent-gateway.js';
@@ -149,6 +151,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     organization: createOrganizationService(createOrganizationAdminRepository(db.em), access),
     profile: createProfileService(createProfileRepository(db.em), hasher),
     heartbeats,
+    sslCertificates: createSslCertificatesService({ certificates: createSslCertificatesRepository(db.em), services: servicesRepo, access, listener: hub, clock }),
     clock,
     auth: createAuthService({
       accounts: createAccountsRepository(db.em),

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
 import { parseHostPort } from './endpoints.js';
 
+/** TLS_CERTIFICATE: fewer days left turns YELLOW; 14 stays quiet while ACME clients renew at 30. */
+export const DEFAULT_CERTIFICATE_WARN_DAYS = 14;
+
 /** Options stored encrypted at rest and masked in API answers. */
 export const SECRET_OPTION_KEYS = ['password', 'private_key'] as const;
 
@@ -57,6 +60,8 @@ const schemas: Record<CheckFamily, z.ZodType<Record<string, unknown>>> = {
   MONGODB: z.strictObject({ ...common, ...credentials, database: text(256).min(1).optional() }),
   POSTGRES: z.strictObject({ ...common, ...credentials, database: text(256).min(1).optional() }),
   GRPC: z.strictObject({ ...common, tls: z.boolean().optional(), verify_tls: z.boolean().optional(), service: text(256).optional() }),
+  // Set by /ssl-certificates, which validates the PEM; when present it is the only trust root.
+  TLS_CERTIFICATE: z.strictObject({ ...common, warn_days: z.number().int().min(1).max(365).optional(), ca_certificate: text(65_536).min(1).optional() }),
 };
 
 function isResolverAddress(value: string): boolean {

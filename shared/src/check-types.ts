@@ -17,11 +17,14 @@ export type CheckFamily =
   | 'MYSQL'
   | 'MONGODB'
   | 'POSTGRES'
-  | 'GRPC';
+  | 'GRPC'
+  | 'TLS_CERTIFICATE';
 
 interface CheckTypeInfo {
   family: CheckFamily;
   endpoint: EndpointFormat;
+  /** Created by the control plane for one of its own features, never through POST /services. */
+  internal?: true;
 }
 
 const CATALOGUE = {
@@ -46,13 +49,23 @@ const CATALOGUE = {
   POSTGRES: { family: 'POSTGRES', endpoint: 'host-port' },
   POSTGRESQL: { family: 'POSTGRES', endpoint: 'host-port' },
   GRPC: { family: 'GRPC', endpoint: 'host-port' },
+  // The check behind an SSL certificate watch (/ssl-certificates owns its service).
+  TLS_CERTIFICATE: { family: 'TLS_CERTIFICATE', endpoint: 'host-port', internal: true },
 } as const satisfies Record<string, CheckTypeInfo>;
 
 export type CheckType = keyof typeof CATALOGUE;
 
-export const CHECK_TYPES = Object.keys(CATALOGUE) as CheckType[];
+/** Every check type an agent may be assigned, internal ones included. */
+export const AGENT_CHECK_TYPES = Object.keys(CATALOGUE) as CheckType[];
 
-/** Upper-cases a requested check type; undefined when it is not one we accept. */
+/** The check types a client may create services with. */
+export const CHECK_TYPES = AGENT_CHECK_TYPES.filter((t) => !isInternalCheckType(t));
+
+export function isInternalCheckType(type: CheckType): boolean {
+  return 'internal' in CATALOGUE[type];
+}
+
+/** Upper-cases a check type; undefined when it is not in the catalogue (internal ones are). */
 export function normaliseCheckType(value: string): CheckType | undefined {
   const upper = value.trim().toUpperCase();
   return upper in CATALOGUE ? (upper as CheckType) : undefined;

@@ -5,7 +5,8 @@ export type ServiceStatus = 'GREEN' | 'YELLOW' | 'RED';
 /** Passed checks slower than this are YELLOW (degraded). */
 export const YELLOW_THRESHOLD_MS = 1000;
 
-export function statusOf(ok: boolean, responseTimeMs: number): ServiceStatus {
+/** `degraded`: the prober passed the check but judged the target degraded (a certificate near expiry). */
+export function statusOf(ok: boolean, responseTimeMs: number, degraded = false): ServiceStatus {
   if (!ok) return 'RED';
-  return responseTimeMs > YELLOW_THRESHOLD_MS ? 'YELLOW' : 'GREEN';
+  return degraded || responseTimeMs > YELLOW_THRESHOLD_MS ? 'YELLOW' : 'GREEN';
 }

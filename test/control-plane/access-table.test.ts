@@ -46,6 +46,7 @@ describe('access on every route', () => {
       agent: await made('/agents', { name: 'a', location: 'dc-1' }),
       apiKey: await made('/api-keys', { name: 'k', role: 'member' }),
       heartbeat: await made('/heartbeats', { name: 'h', interval_seconds: 60, grace_seconds: 60 }),
+      sslCertificate: await made('/ssl-certificates', { hostname: 'example.com', location: 'nowhere' }),
       statusPage: await made('/status-pages', { slug: `table-${owner.userId.slice(0, 8)}`, title: 't', service_ids: [service] }),
       member: colleague.userId,
     };
@@ -89,6 +90,10 @@ describe('access on every route', () => {
     ['POST', '/heartbeats', { name: 'x', interval_seconds: 60, grace_seconds: 60 }],
     ['PUT', `/heartbeats/${ids.heartbeat}`, { name: 'x' }],
     ['DELETE', `/heartbeats/${ids.heartbeat}`],
+    ['POST', '/ssl-certificates', { hostname: 'example.org', location: 'nowhere' }],
+    ['PUT', `/ssl-certificates/${ids.sslCertificate}`, { warn_days: 30 }],
+    ['DELETE', `/ssl-certificates/${ids.sslCertificate}`],
+    ['POST', `/ssl-certificates/${ids.sslCertificate}/check`],
     ['POST', '/status-pages', { slug: 'x-table', title: 'x' }],
     ['PUT', `/status-pages/${ids.statusPage}`, { title: 'x' }],
     ['DELETE', `/status-pages/${ids.statusPage}`],
@@ -109,6 +114,7 @@ describe('access on every route', () => {
     ['GET', `/escalation-policies/${ids.policy}`],
     ['GET', `/agents/${ids.agent}`],
     ['GET', `/heartbeats/${ids.heartbeat}`],
+    ['GET', `/ssl-certificates/${ids.sslCertificate}`],
     ['GET', `/status-pages/${ids.statusPage}`],
   ];
 

@@ -48,6 +48,7 @@ export async function connectScriptedAgent(grpcPort: number, token: string, loca
         serviceId: '',
         assignmentVersion: 1,
         ok: true,
+        degraded: false,
         responseTimeMs: 10,
         message: 'ok',
         checkedAtMs: Date.now(),

@@ -4,6 +4,7 @@ import { endpointFormat, normaliseCheckType } from '../../../shared/src/check-ty
 import { parseCheckOptions } from '../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../shared/src/endpoints.js';
 import { defaultProbers } from '../probers/index.js';
+import type { DetailValue } from '../probers/prober.js';
 import { createProberRegistry } from '../probers/registry.js';
 
 export interface CheckFlags {
@@ -31,8 +32,8 @@ export async function runCheck(flags: CheckFlags, print: (line: string) => void)
   if (flags.json) {
     print(JSON.stringify({ check_type: checkType, endpoint: flags.endpoint, ...result }));
   } else {
-    print(`${result.ok ? 'PASS' : 'FAIL'} ${checkType} ${flags.endpoint}: ${result.message} (${result.responseTimeMs} ms)`);
-    for (const [key, value] of Object.entries(result.details)) print(`  ${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`);
+    print(`${result.ok ? (result.degraded ? 'WARN' : 'PASS') : 'FAIL'} ${checkType} ${flags.endpoint}: ${result.message} (${result.responseTimeMs} ms)`);
+    for (const [key, value] of Object.entries(result.details)) print(`  ${key}: ${formatDetail(value)}`);
   }
   return result.ok ? 0 : 1;
 }
@@ -53,4 +54,10 @@ function parseOptionFlags(pairs: string[]): Record<string, unknown> {
     options[pair.slice(0, eq)] = value;
   }
   return options;
+}
+
+/** Lists of words as "a, b"; nested facts (a certificate chain) as JSON. */
+function formatDetail(value: DetailValue): string {
+  if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return value.join(', ');
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { certificateFacts } from './peer-certificate.js';
 
 export interface HttpExchange {
   status: number;
@@ -95,15 +96,6 @@ function phases(m: Record<string, number>, end: number): Record<string, number> 
 }
 
 function describeCertificate(socket: TLSSocket): HttpExchange['certificate'] {
-  const cert = socket.getPeerCertificate();
-  if (!cert || !cert.valid_to) return undefined;
-  const name = (entity: Record<string, string | string[]> | undefined) =>
-    entity ? Object.entries(entity).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : v}`).join(', ') : '';
-  const validTo = new Date(cert.valid_to);
-  return {
-    subject: name(cert.subject as unknown as Record<string, string>),
-    issuer: name(cert.issuer as unknown as Record<string, string>),
-    valid_to: validTo.toISOString(),
-    days_remaining: Math.floor((validTo.getTime() - Date.now()) / 86_400_000),
-  };
+  const facts = certificateFacts(socket.getPeerCertificate(), new Date());
+  return facts ? { subject: facts.subject, issuer: facts.issuer, valid_to: facts.valid_to, days_remaining: facts.days_remaining } : undefined;
 }

@@ -12,6 +12,7 @@ import { redisProber } from './redis.js';
 import { smtpProber } from './smtp.js';
 import { sshProber } from './ssh.js';
 import { tcpProber } from './tcp.js';
+import { tlsCertificateProber } from './tls-certificate.js';
 import { websocketProber } from './websocket.js';
 
 /** Every prober this agent version ships, one per protocol family. */
@@ -31,5 +32,6 @@ export function defaultProbers(): Prober[] {
     mongodbProber(),
     postgresProber(),
     grpcProber(),
+    tlsCertificateProber(),
   ];
 }

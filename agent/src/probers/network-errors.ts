@@ -16,12 +16,14 @@ const MESSAGES: Record<string, string> = {
 };
 
 export function describeNetworkError(err: unknown): string {
-  const e = err as { code?: unknown; message?: string } | null | undefined;
+  const e = err as { code?: unknown; message?: string; reason?: unknown } | null | undefined;
   // Drivers put numbers in `code` too (MongoDB server errors): only node's codes are strings.
   const code = typeof e?.code === 'string' ? e.code : undefined;
   if (code && MESSAGES[code]) return MESSAGES[code]!;
   // node's HTTP parser (HPE_*) and HTTP/2 framing errors: the peer speaks something else.
   if (code?.startsWith('HPE_')) return `not an HTTP server (${e?.message ?? code})`;
   if (code === 'ERR_HTTP2_ERROR') return `not an HTTP/2 server (${e?.message ?? code})`;
+  // OpenSSL's own message is a multi-line dump; its reason ("wrong version number") is the news.
+  if (code?.startsWith('ERR_SSL_') && typeof e?.reason === 'string') return `TLS handshake failed: ${e.reason}`;
   return e?.message || String(err);
 }

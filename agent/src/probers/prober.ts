@@ -11,11 +11,15 @@ export interface ProbeTarget {
   options: Record<string, unknown>;
 }
 
+export type DetailValue = string | number | boolean | null | DetailValue[] | { [key: string]: DetailValue };
+
 /** Phase timings (milliseconds, only the phases measured) and facts about the target. */
-export type ProbeDetails = Record<string, string | number | boolean | null | string[]>;
+export type ProbeDetails = Record<string, DetailValue>;
 
 export interface ProbeResult {
   ok: boolean;
+  /** Passed, but the target is degraded (YELLOW whatever the response time). */
+  degraded?: boolean;
   responseTimeMs: number;
   /** Short and human: "HTTP 200 in 85 ms", "connection refused". */
   message: string;

@@ -1,6 +1,6 @@
 // Finds the prober for a check type and runs it under the check's hard timeout. Whatever a
 // prober does (throws, ignores its signal), run() resolves with a result by the deadline.
-import { CHECK_TYPES, checkFamily, type CheckFamily, type CheckType } from '../../../shared/src/check-types.js';
+import { AGENT_CHECK_TYPES, checkFamily, type CheckFamily, type CheckType } from '../../../shared/src/check-types.js';
 import type { Prober, ProbeResult, ProbeTarget } from './prober.js';
 
 /** Time a prober gets after its signal aborts to report its own, more precise, failure. */
@@ -16,7 +16,7 @@ export function createProberRegistry(probers: readonly Prober[]): ProberRegistry
   const byFamily = new Map<CheckFamily, Prober>(probers.map((p) => [p.family, p]));
 
   return {
-    capabilities: () => CHECK_TYPES.filter((t) => byFamily.has(checkFamily(t))),
+    capabilities: () => AGENT_CHECK_TYPES.filter((t) => byFamily.has(checkFamily(t))),
     async run(target) {
       const prober = byFamily.get(checkFamily(target.checkType));
       if (!prober) {

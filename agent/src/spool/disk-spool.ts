@@ -12,6 +12,7 @@ export interface SpooledResult {
   serviceId: string;
   assignmentVersion: number;
   ok: boolean;
+  degraded: boolean;
   responseTimeMs: number;
   message: string;
   checkedAtMs: number;
@@ -153,7 +154,8 @@ export class DiskSpool {
     for (const line of text.split('\n')) {
       if (!line) continue;
       try {
-        results.push(JSON.parse(line) as SpooledResult);
+        // Lines spooled by an agent version without `degraded` read as not degraded.
+        results.push({ degraded: false, ...(JSON.parse(line) as Omit<SpooledResult, 'degraded'>) });
       } catch {
         this.logger.warn({ file }, 'skipped a torn line in the spool');
       }

@@ -167,6 +167,7 @@ function toAgentResult(r: CheckResult): AgentResult {
     id: r.id,
     serviceId: r.serviceId,
     ok: r.ok,
+    degraded: r.degraded,
     responseTimeMs: r.responseTimeMs,
     message: r.message,
     checkedAt: new Date(r.checkedAtMs),

@@ -76,6 +76,11 @@ export interface CheckResult {
     | undefined;
   /** True when the run was requested ad hoc rather than scheduled. */
   adHoc: boolean;
+  /**
+   * The check passed but the prober judged the target degraded (YELLOW), e.g. a TLS
+   * certificate close to expiry. Older agents leave it false.
+   */
+  degraded: boolean;
 }
 
 export interface ControlMessage {
@@ -604,6 +609,7 @@ function createBaseCheckResult(): CheckResult {
     checkedAtMs: 0,
     details: undefined,
     adHoc: false,
+    degraded: false,
   };
 }
 
@@ -635,6 +641,9 @@ export const CheckResult: MessageFns<CheckResult> = {
     }
     if (message.adHoc !== false) {
       writer.uint32(72).bool(message.adHoc);
+    }
+    if (message.degraded !== false) {
+      writer.uint32(80).bool(message.degraded);
     }
     return writer;
   },
@@ -724,6 +733,14 @@ export const CheckResult: MessageFns<CheckResult> = {
             message.adHoc = reader.bool();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.degraded = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -767,6 +784,7 @@ export const CheckResult: MessageFns<CheckResult> = {
         : isSet(object.ad_hoc)
         ? globalThis.Boolean(object.ad_hoc)
         : false,
+      degraded: isSet(object.degraded) ? globalThis.Boolean(object.degraded) : false,
     };
   },
 
@@ -799,6 +817,9 @@ export const CheckResult: MessageFns<CheckResult> = {
     if (message.adHoc !== false) {
       obj.adHoc = message.adHoc;
     }
+    if (message.degraded !== false) {
+      obj.degraded = message.degraded;
+    }
     return obj;
   },
 
@@ -816,6 +837,7 @@ export const CheckResult: MessageFns<CheckResult> = {
     message.checkedAtMs = object.checkedAtMs ?? 0;
     message.details = object.details ?? undefined;
     message.adHoc = object.adHoc ?? false;
+    message.degraded = object.degraded ?? false;
     return message;
   },
 };

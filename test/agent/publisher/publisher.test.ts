@@ -8,7 +8,7 @@ import { createPublisher, type Publisher, type PublisherOptions } from '../../..
 import { DiskSpool, type SealedBatch } from '../../../agent/src/spool/disk-spool.js';
 import { poll } from '../../support/poll.js';
 
-const result = () => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, responseTimeMs: 1, message: 'ok', checkedAtMs: Date.now(), details: {}, adHoc: false });
+const result = () => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, responseTimeMs: 1, message: 'ok', checkedAtMs: Date.now(), details: {}, adHoc: false });
 
 describe('publisher', () => {
   let dir: string;

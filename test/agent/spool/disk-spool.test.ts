@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { DiskSpool, type SpooledResult } from '../../../agent/src/spool/disk-spool.js';
 
 const silent = pino({ level: 'silent' });
-const result = (): SpooledResult => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, responseTimeMs: 5, message: 'ok', checkedAtMs: Date.now(), details: { connect_ms: 1 }, adHoc: false });
+const result = (): SpooledResult => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, responseTimeMs: 5, message: 'ok', checkedAtMs: Date.now(), details: { connect_ms: 1 }, adHoc: false });
 const idsOf = (spool: DiskSpool) => spool.sealed().flatMap((b) => b.results.map((r) => r.id));
 
 describe('disk spool', () => {
@@ -66,6 +66,15 @@ describe('disk spool', () => {
       const reopened = open();
       expect(reopened.stats().results).to.equal(1);
       expect(idsOf(reopened)).to.deep.equal([a.id]);
+    });
+
+    it('reads a result spooled before `degraded` existed as not degraded, and a degraded one as degraded', () => {
+      const { degraded: _, ...old } = result();
+      const yellow = { ...result(), degraded: true };
+      writeFileSync(path.join(dir, 'current.jsonl'), `${JSON.stringify(old)}\n${JSON.stringify(yellow)}\n`);
+      const [first, second] = open().sealed()[0]!.results;
+      expect(first).to.deep.equal({ ...old, degraded: false });
+      expect(second).to.deep.equal(yellow);
     });
 
     it('loads a result only once when a crash came between sealing and emptying current.jsonl', () => {

@@ -66,6 +66,14 @@ describe('check options', () => {
     });
   });
 
+  describe('TLS_CERTIFICATE options', () => {
+    it('takes warn_days from 1 to 365 and a ca_certificate string, nothing else', () => {
+      expect(parseCheckOptions('TLS_CERTIFICATE', { warn_days: 30, ca_certificate: '-----BEGIN CERTIFICATE-----' }).ok).to.equal(true);
+      for (const warn_days of [0, 366, 1.5, '30']) expect(parseCheckOptions('TLS_CERTIFICATE', { warn_days }).ok, String(warn_days)).to.equal(false);
+      expect(parseCheckOptions('TLS_CERTIFICATE', { verify_tls: false }).ok).to.equal(false);
+    });
+  });
+
   describe('SECRET_OPTION_KEYS', () => {
     it('names the password and the private key', () => {
       expect([...SECRET_OPTION_KEYS]).to.deep.equal(['password', 'private_key']);

@@ -12,5 +12,10 @@ describe('status', () => {
     it('is YELLOW when the check passed above 1000 ms', () => {
       expect(statusOf(true, 1001)).to.equal('YELLOW');
     });
+    it('is YELLOW when the prober judged a passed check degraded, however fast, and RED when it failed', () => {
+      expect(statusOf(true, 5, true)).to.equal('YELLOW');
+      expect(statusOf(false, 5, true)).to.equal('RED');
+      expect(statusOf(true, 5, false)).to.equal('GREEN');
+    });
   });
 });

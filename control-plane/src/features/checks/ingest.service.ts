@@ -13,6 +13,8 @@ export interface AgentResult {
   id: string;
   serviceId: string;
   ok: boolean;
+  /** Passed but degraded in the prober's judgement (YELLOW); absent means not. */
+  degraded?: boolean;
   responseTimeMs: number;
   message: string;
   checkedAt: Date;
@@ -64,7 +66,7 @@ export function createIngestService({ results, clock, retainedSince, logger, eva
       const incoming = withinRetention(origin, batch).map((r): IncomingResult => ({
         id: r.id,
         serviceId: r.serviceId,
-        status: statusOf(r.ok, r.responseTimeMs),
+        status: statusOf(r.ok, r.responseTimeMs, r.degraded),
         responseTimeMs: Math.max(0, Math.round(r.responseTimeMs * 10) / 10),
         message: r.message.slice(0, MAX_MESSAGE_LENGTH),
         location: origin.location,

@@ -1,6 +1,6 @@
 // Request and response shapes of /services (API.md "Services").
 import { z } from 'zod';
-import { normaliseCheckType } from '../../../../shared/src/check-types.js';
+import { isInternalCheckType, normaliseCheckType } from '../../../../shared/src/check-types.js';
 import type { ServiceView } from './services.service.js';
 
 const text = (field: string, max: number) =>
@@ -12,7 +12,8 @@ const checkType = z
   .string({ message: 'check_type must be a string' })
   .transform((value, ctx) => {
     const type = normaliseCheckType(value);
-    if (!type) {
+    // Internal types belong to the features that own their services (/ssl-certificates).
+    if (!type || isInternalCheckType(type)) {
       ctx.addIssue({ code: 'custom', message: `unsupported check_type "${value}"` });
       return z.NEVER;
     }

@@ -7,6 +7,7 @@ import { endpointProblem } from '../../../../shared/src/endpoints.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { HEARTBEAT_CHECK_TYPE } from '../heartbeats/heartbeats.service.js';
+import { SSL_CERTIFICATE_CHECK_TYPE } from '../ssl-certificates/ssl-certificates.service.js';
 import type { Actor } from '../../http/authenticate.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { ServiceRecord } from './service.entity.js';
@@ -98,6 +99,7 @@ export function createServicesService({ services, access, secrets, listener }: S
       const current = await findWritable(actor, serviceId);
       // Heartbeat services are pinged, not checked; their settings live on /heartbeats.
       if (current.checkType === HEARTBEAT_CHECK_TYPE) throw validationFailed('this service is a heartbeat: change it through /api/v1/heartbeats');
+      if (current.checkType === SSL_CERTIFICATE_CHECK_TYPE) throw validationFailed('this service watches an SSL certificate: change it through /api/v1/ssl-certificates');
       if (input.organization_id !== undefined && input.organization_id !== current.organizationId) {
         throw validationFailed('organization_id cannot be changed', [{ path: 'organization_id', message: 'a service cannot move to another organization' }]);
       }
