@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { StatusPage } from './status-pages.repository.js';
 
-const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const SLUG = /^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/;
 
 const fields = {
   slug: z
     .string({ message: 'slug must be a string' })
     .trim()
     .toLowerCase()
-    .regex(SLUG, 'slug must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen'),
+    .regex(SLUG, 'slug must be 1-63 lowercase letters, digits, hyphens or underscores, starting and ending with a letter or digit'),
   title: z.string({ message: 'title must be a string' }).trim().min(1, 'title must not be empty').max(200),
   description: z.string({ message: 'description must be a string' }).trim().max(2000).nullable(),
   public: z.boolean({ message: 'public must be true or false' }),
