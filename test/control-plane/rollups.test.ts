@@ -75,6 +75,16 @@ describe('rollups, partitions and retention', () => {
     expect(daily).to.include({ bucket: '1d', total_checks: 60, successful_checks: 48 });
   });
 
+  it("deletes a service's raw results and rollups with it", async () => {
+    const u = await cp.api.newUser('rollup-delete');
+    const serviceId = await newService(u);
+    expect(await agent.sendResults([{ serviceId, ok: true }, { serviceId, ok: false }])).to.equal(2);
+    expect((await cp.api.del(`/services/${serviceId}`, u.token)).status).to.equal(204);
+    for (const table of ['check_results', 'check_rollups_minute', 'check_rollups_hour', 'check_rollups_day']) {
+      expect(await sql(`select 1 from ${table} where service_id = $1`, [serviceId]), table).to.deep.equal([]);
+    }
+  });
+
   it('files response times in the same histogram buckets in SQL (backfills) as at ingest', async () => {
     const values = [0, 0.4, 1, 1.1, 1.19, 2, 3, 10, 99.9, 100, 1000, 1234.5, 60_000, 119_999, 1e7];
     const [row] = await sql<{ h: number[] }>('select outpost_response_histogram($1::float8[]) as h', [values]);

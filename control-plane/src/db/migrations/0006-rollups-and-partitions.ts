@@ -73,9 +73,12 @@ export class Migration0006RollupsAndPartitions extends Migration {
       drop index check_results_service_time_idx;
       -- A partitioned table's unique key must hold the partition key; a result id comes with
       -- its own checked_at on every replay, so (id, checked_at) keeps ingest idempotent.
+      -- History tables hold no foreign key: a key check per written row would cost ingest more
+      -- than the rest of the insert. Ingest writes only for services it holds locked, and the
+      -- trigger below removes a deleted service's history.
       create table check_results (
         id uuid not null,
-        service_id uuid not null references services (id) on delete cascade,
+        service_id uuid not null,
         organization_id uuid not null,
         status text not null check (status in ('GREEN', 'YELLOW', 'RED')),
         response_time_ms double precision not null,
@@ -91,7 +94,7 @@ export class Migration0006RollupsAndPartitions extends Migration {
       create index check_results_service_time_idx on check_results (service_id, checked_at desc);
 
       create table check_rollups_minute (
-        service_id uuid not null references services (id) on delete cascade,
+        service_id uuid not null,
         bucket timestamptz not null,
         total_checks integer not null,
         successful_checks integer not null,
@@ -101,7 +104,7 @@ export class Migration0006RollupsAndPartitions extends Migration {
       ) partition by range (bucket);
       -- Hours and days also keep a response-time histogram, for percentiles.
       create table check_rollups_hour (
-        service_id uuid not null references services (id) on delete cascade,
+        service_id uuid not null,
         bucket timestamptz not null,
         total_checks integer not null,
         successful_checks integer not null,
@@ -113,7 +116,19 @@ export class Migration0006RollupsAndPartitions extends Migration {
       create table check_rollups_day (like check_rollups_hour including all);
       alter table check_rollups_hour set (fillfactor = 70);
       alter table check_rollups_day set (fillfactor = 70);
-      alter table check_rollups_day add foreign key (service_id) references services (id) on delete cascade;
+
+      create function outpost_delete_service_history() returns trigger
+        language plpgsql as $$
+          begin
+            delete from check_results where service_id = old.id;
+            delete from check_rollups_minute where service_id = old.id;
+            delete from check_rollups_hour where service_id = old.id;
+            delete from check_rollups_day where service_id = old.id;
+            return old;
+          end
+        $$;
+      create trigger services_delete_history after delete on services
+        for each row execute function outpost_delete_service_history();
 
       select outpost_ensure_day_partition('check_results', d::date), outpost_ensure_day_partition('check_rollups_minute', d::date)
         from (select distinct date_bin('1 day', checked_at, timestamptz 'epoch') at time zone 'UTC' as d from check_results_unpartitioned) as days;
@@ -137,6 +152,7 @@ export class Migration0006RollupsAndPartitions extends Migration {
 
   override async down(): Promise<void> {
     this.addSql(`
+      drop trigger services_delete_history on services; drop function outpost_delete_service_history();
       drop table check_rollups_day; drop table check_rollups_hour; drop table check_rollups_minute;
       drop function outpost_drop_day_partitions_before(text, date); drop function outpost_ensure_day_partition(text, date);
       drop function outpost_histogram_add(integer[], integer[]); drop function outpost_response_histogram(double precision[]);

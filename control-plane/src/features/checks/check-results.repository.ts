@@ -44,6 +44,9 @@ export interface CheckResultsRepository {
 }
 
 interface ServiceState {
+  organizationId: string;
+  name: string;
+  endpoint: string;
   status: ServiceStatus | null;
   locations: string[];
   minFailingLocations: number;
@@ -64,12 +67,19 @@ export function createCheckResultsRepository(em: () => EntityManager, partitions
       // Outside the transaction: creating a partition locks the whole table for a moment.
       await partitions.ensure(results.map((r) => r.checkedAt));
       return em().transactional(async (tx) => {
-        // Lock the services first, in id order: inserting results first would take a key-share
-        // lock (the foreign key) that two concurrent batches then both try to upgrade: a deadlock.
+        // Lock the services first, in id order, so concurrent batches of one service queue up
+        // instead of deadlocking, and a service deleted meanwhile gets no results.
         const states = await lockServices(tx, [...new Set(results.map((r) => r.serviceId))].sort());
-        const rows = await queryBound<Record<string, unknown>>(tx, INSERT_SQL, [JSON.stringify(results.map(toRecord)), organizationId, organizationId]);
-        if (rows.length === 0) return { stored: [], outcome: undefined };
-        const stored = rows.map((row) => advance(row, states));
+        const accepted = acceptable(results, states, organizationId);
+        if (accepted.length === 0) return { stored: [], outcome: undefined };
+        const records = accepted.map((r) => toRecord(r, states.get(r.serviceId)!.organizationId));
+        const inserted = await queryBound<{ id: string; checked_at: Date }>(tx, INSERT_SQL, [JSON.stringify(records)]);
+        if (inserted.length === 0) return { stored: [], outcome: undefined };
+        const isNew = new Set(inserted.map((r) => resultKey(r.id, new Date(r.checked_at))));
+        const stored = accepted
+          .filter((r) => isNew.has(resultKey(r.id, r.checkedAt)))
+          .sort((a, b) => a.checkedAt.getTime() - b.checkedAt.getTime() || (a.id < b.id ? -1 : 1))
+          .map((r) => advance(r, states.get(r.serviceId)!));
         await saveStates(tx, states);
         await saveRollups(tx, stored);
         return { stored, outcome: await then(tx, stored) };
@@ -83,44 +93,64 @@ export function createCheckResultsRepository(em: () => EntityManager, partitions
 }
 
 async function lockServices(tx: Tx, ids: string[]): Promise<Map<string, ServiceState>> {
-  const marks = ids.map(() => '?').join(',');
-  const rows = await tx.execute<Record<string, unknown>[]>(
-    `select id, status, locations, options->'min_failing_locations' as min_failing, last_checked_at, red_streak, failure_streak
-       from services where id in (${marks}) order by id for update`,
-    ids,
+  const idArray = `{${ids.join(',')}}`;
+  const rows = await queryBound<Record<string, unknown>>(
+    tx,
+    `select id, organization_id, name, endpoint, status, locations, options->'min_failing_locations' as min_failing,
+            last_checked_at, red_streak, failure_streak
+       from services where id = any(?::uuid[]) order by id for update`,
+    [idArray],
   );
-  const latest = await tx.execute<{ service_id: string; location: string; status: ServiceStatus; checked_at: string }[]>(
-    `select service_id, location, status, checked_at from service_location_status where service_id in (${marks})`,
-    ids,
+  const latest = await queryBound<{ service_id: string; location: string; status: ServiceStatus; checked_at: Date }>(
+    tx,
+    'select service_id, location, status, checked_at from service_location_status where service_id = any(?::uuid[])',
+    [idArray],
   );
-  return new Map(
-    rows.map((r) => [
-      String(r.id),
-      {
-        status: (r.status as ServiceStatus | null) ?? null,
-        locations: (r.locations ?? []) as string[],
-        minFailingLocations: Number(r.min_failing ?? 1) || 1,
-        byLocation: new Map(
-          latest.filter((l) => l.service_id === r.id).map((l) => [l.location, { status: l.status, checkedAt: new Date(l.checked_at), moved: false }]),
-        ),
-        lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at as string) : null,
-        lastResponseTimeMs: null,
-        redStreak: Number(r.red_streak),
-        failureStreak: Number(r.failure_streak),
-        moved: false,
-      },
-    ]),
-  );
+  const states = new Map<string, ServiceState>();
+  for (const r of rows) {
+    states.set(String(r.id), {
+      organizationId: String(r.organization_id),
+      name: String(r.name),
+      endpoint: String(r.endpoint),
+      status: (r.status as ServiceStatus | null) ?? null,
+      locations: (r.locations ?? []) as string[],
+      minFailingLocations: Number(r.min_failing ?? 1) || 1,
+      byLocation: new Map(),
+      lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at as string) : null,
+      lastResponseTimeMs: null,
+      redStreak: Number(r.red_streak),
+      failureStreak: Number(r.failure_streak),
+      moved: false,
+    });
+  }
+  for (const l of latest) states.get(l.service_id)?.byLocation.set(l.location, { status: l.status, checkedAt: new Date(l.checked_at), moved: false });
+  return states;
 }
+
+/**
+ * Results of services that exist (and, for an organization's agent, belong to it), each id
+ * and time once: a result repeated within a batch counts once, like a replayed one.
+ */
+function acceptable(results: IncomingResult[], states: Map<string, ServiceState>, organizationId: string | null): IncomingResult[] {
+  const seen = new Set<string>();
+  return results.filter((r) => {
+    const state = states.get(r.serviceId);
+    const key = resultKey(r.id, r.checkedAt);
+    if (!state || (organizationId !== null && state.organizationId !== organizationId) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const resultKey = (id: string, checkedAt: Date) => `${id}/${checkedAt.getTime()}`;
 
 /**
  * Applies one stored row (rows come in checked_at order) to its service's state. The
  * service is RED when at least min_failing_locations of its locations' latest results are
  * RED, else YELLOW when as many are RED or YELLOW, else GREEN (API.md).
  */
-function advance(row: Record<string, unknown>, states: Map<string, ServiceState>): StoredResult {
-  const result = fromRow(row);
-  const state = states.get(result.serviceId)!;
+function advance(incoming: IncomingResult, state: ServiceState): StoredResult {
+  const result = { ...incoming, organizationId: state.organizationId, serviceName: state.name, serviceEndpoint: state.endpoint };
   const held = state.byLocation.get(result.location);
   const current = !held || held.checkedAt <= result.checkedAt;
   let previousStatus: ServiceStatus | null = null;
@@ -154,36 +184,34 @@ async function saveStates(tx: Tx, states: Map<string, ServiceState>): Promise<vo
   const moved = [...states].filter(([, s]) => s.moved);
   if (moved.length === 0) return;
   const locations = moved.flatMap(([id, s]) => [...s.byLocation].filter(([, l]) => l.moved).map(([location, l]) => ({ id, location, ...l })));
-  await tx.execute(
+  await queryBound(
+    tx,
     `insert into service_location_status (service_id, location, status, checked_at)
-     values ${locations.map(() => '(?, ?, ?, ?)').join(',')}
+       select * from json_to_recordset(?::json) as v (service_id uuid, location text, status text, checked_at timestamptz)
      on conflict (service_id, location) do update set status = excluded.status, checked_at = excluded.checked_at`,
-    locations.flatMap((l) => [l.id, l.location, l.status, l.checkedAt.toISOString()]),
+    [JSON.stringify(locations.map((l) => ({ service_id: l.id, location: l.location, status: l.status, checked_at: l.checkedAt })))],
   );
-  await tx.execute(
+  await queryBound(
+    tx,
     `update services s set status = v.status, last_checked_at = v.checked_at, last_response_time_ms = v.response_time_ms,
             red_streak = v.red_streak, failure_streak = v.failure_streak
-       from (values ${moved.map(() => '(?::uuid, ?, ?::timestamptz, ?::float8, ?::int, ?::int)').join(',')})
-         as v (id, status, checked_at, response_time_ms, red_streak, failure_streak)
+       from json_to_recordset(?::json) as v (id uuid, status text, checked_at timestamptz, response_time_ms float8, red_streak int, failure_streak int)
       where s.id = v.id`,
-    moved.flatMap(([id, s]) => [id, s.status, s.lastCheckedAt!.toISOString(), s.lastResponseTimeMs, s.redStreak, s.failureStreak]),
+    [
+      JSON.stringify(
+        moved.map(([id, s]) => ({ id, status: s.status, checked_at: s.lastCheckedAt, response_time_ms: s.lastResponseTimeMs, red_streak: s.redStreak, failure_streak: s.failureStreak })),
+      ),
+    ],
   );
 }
 
 // The batch travels as one JSON parameter: one bind instead of ten per result, and a plan
-// that does not grow with the batch.
-const INSERT_SQL = `with v as (
-    select * from json_to_recordset(?::json) as v (id uuid, service_id uuid, status text, response_time_ms float8, message text,
-      location text, agent_id text, checked_at timestamptz, ad_hoc boolean, details jsonb)
-  ), inserted as (
-    insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details)
-    select v.id, v.service_id, s.organization_id, v.status, v.response_time_ms, v.message, v.location, v.agent_id, v.checked_at, v.ad_hoc, v.details
-      from v join services s on s.id = v.service_id and (?::uuid is null or s.organization_id = ?::uuid)
-    on conflict (id, checked_at) do nothing
-    returning *
-  )
-  select i.*, s.name as service_name, s.endpoint as service_endpoint from inserted i join services s on s.id = i.service_id
-  order by i.checked_at, i.id`;
+// that does not grow with the batch. It answers only the keys of the rows it stored.
+const INSERT_SQL = `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details)
+  select * from json_to_recordset(?::json) as v (id uuid, service_id uuid, organization_id uuid, status text, response_time_ms float8,
+    message text, location text, agent_id text, checked_at timestamptz, ad_hoc boolean, details jsonb)
+  on conflict (id, checked_at) do nothing
+  returning id, checked_at`;
 
 const DELTA_COLUMNS = 'service_id uuid, bucket timestamptz, total_checks int, successful_checks int, response_time_sum_ms float8, response_time_max_ms float8';
 
@@ -210,10 +238,11 @@ async function saveRollups(tx: Tx, stored: StoredResult[]): Promise<void> {
   await queryBound(tx, ROLLUP_SQL, [JSON.stringify(minute), JSON.stringify(hour), JSON.stringify(day)]);
 }
 
-function toRecord(r: IncomingResult) {
+function toRecord(r: IncomingResult, organizationId: string) {
   return {
     id: r.id,
     service_id: r.serviceId,
+    organization_id: organizationId,
     status: r.status,
     response_time_ms: r.responseTimeMs,
     message: r.message,
@@ -222,23 +251,5 @@ function toRecord(r: IncomingResult) {
     checked_at: r.checkedAt.toISOString(),
     ad_hoc: r.adHoc,
     details: r.details,
-  };
-}
-
-function fromRow(row: Record<string, unknown>): Omit<StoredResult, 'previousStatus' | 'serviceStatus' | 'failingLocations' | 'current' | 'redStreak' | 'failureStreak'> {
-  return {
-    id: String(row.id),
-    serviceId: String(row.service_id),
-    organizationId: String(row.organization_id),
-    serviceName: String(row.service_name),
-    serviceEndpoint: String(row.service_endpoint),
-    status: row.status as ServiceStatus,
-    responseTimeMs: Number(row.response_time_ms),
-    message: String(row.message),
-    location: String(row.location),
-    agentId: String(row.agent_id),
-    checkedAt: new Date(row.checked_at as string),
-    adHoc: Boolean(row.ad_hoc),
-    details: (row.details ?? {}) as Record<string, unknown>,
   };
 }
