@@ -29,6 +29,8 @@ import { profileRoutes } from './features/auth/profile.routes.js';
 import { heartbeatPingRoutes, heartbeatsRoutes } from './features/heartbeats/heartbeats.routes.js';
 import { publicStatusPageRoutes, statusPagesRoutes } from './features/status-pages/status-pages.routes.js';
 import type { StatusPagesService } from './features/status-pages/status-pages.service.js';
+import { teamsRoutes } from './features/teams/teams.routes.js';
+import type { TeamsService } from './features/teams/teams.service.js';
 import type { HeartbeatsService } from './features/heartbeats/heartbeats.service.js';
 import { sslCertificatesRoutes } from './features/ssl-certificates/ssl-certificates.routes.js';
 import type { SslCertificatesService } from './features/ssl-certificates/ssl-certificates.service.js';
@@ -50,6 +52,7 @@ export interface AppDeps {
   heartbeats: HeartbeatsService;
   sslCertificates: SslCertificatesService;
   statusPages: StatusPagesService;
+  teams: TeamsService;
   auth: AuthService;
   services: ServicesService;
   history: HistoryService;
@@ -87,6 +90,7 @@ export function createApp(deps: AppDeps) {
     heartbeatsRoutes(deps.heartbeats),
     sslCertificatesRoutes(deps.sslCertificates),
     statusPagesRoutes(deps.statusPages),
+    teamsRoutes(deps.teams),
   ];
   const guarded = new Router();
   guarded.use(authenticate(deps.verifyCredential));

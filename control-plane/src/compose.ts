@@ -53,6 +53,8 @@ import { createServicesRepository } from './features/services/services.repositor
 import { createServicesService, optionsForAgent } from './features/services/services.service.js';
 import { createSslCertificatesRepository } from './features/ssl-certificates/ssl-certificates.repository.js';
 import { createSslCertificatesService } from './features/ssl-certificates/ssl-certificates.service.js';
+import { createTeamsRepository } from './features/teams/teams.repository.js';
+import { createTeamsService } from './features/teams/teams.service.js';
 import { createStatusPagesRepository } from './features/status-pages/status-pages.repository.js';
 import { createStatusPagesService } from './features/status-pages/status-pages.service.js';
 import { createAgentGateway } from './grpc/agent-gateway.js';
@@ -161,6 +163,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     }),
     services: createServicesService({ services: servicesRepo, access, secrets: secretBox, listener: hub }),
     history: createHistoryService(historyRepo, () => clock.now()),
+    teams: createTeamsService(createTeamsRepository(db.em, db.transaction), access),
     statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),
     rules: createRulesService({ rules: rulesRepo, access, cache: ruleCache, references }),
     alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, wakeDispatcher, clock }),

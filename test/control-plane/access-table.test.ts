@@ -47,6 +47,7 @@ describe('access on every route', () => {
       apiKey: await made('/api-keys', { name: 'k', role: 'member' }),
       heartbeat: await made('/heartbeats', { name: 'h', interval_seconds: 60, grace_seconds: 60 }),
       sslCertificate: await made('/ssl-certificates', { hostname: 'example.com', location: 'nowhere' }),
+      team: await made('/teams', { name: 'on-call', member_ids: [colleague.userId] }),
       statusPage: await made('/status-pages', { slug: `table-${owner.userId.slice(0, 8)}`, title: 't', service_ids: [service] }),
       member: colleague.userId,
     };
@@ -90,6 +91,9 @@ describe('access on every route', () => {
     ['POST', '/heartbeats', { name: 'x', interval_seconds: 60, grace_seconds: 60 }],
     ['PUT', `/heartbeats/${ids.heartbeat}`, { name: 'x' }],
     ['DELETE', `/heartbeats/${ids.heartbeat}`],
+    ['POST', '/teams', { name: 'x' }],
+    ['PUT', `/teams/${ids.team}`, { name: 'x' }],
+    ['DELETE', `/teams/${ids.team}`],
     ['POST', '/ssl-certificates', { hostname: 'example.org', location: 'nowhere' }],
     ['PUT', `/ssl-certificates/${ids.sslCertificate}`, { warn_days: 30 }],
     ['DELETE', `/ssl-certificates/${ids.sslCertificate}`],
@@ -115,6 +119,7 @@ describe('access on every route', () => {
     ['GET', `/agents/${ids.agent}`],
     ['GET', `/heartbeats/${ids.heartbeat}`],
     ['GET', `/ssl-certificates/${ids.sslCertificate}`],
+    ['GET', `/teams/${ids.team}`],
     ['GET', `/status-pages/${ids.statusPage}`],
   ];
 
@@ -139,7 +144,7 @@ describe('access on every route', () => {
   });
 
   it('left everything as it was', async () => {
-    for (const path of [`/services/${ids.service}`, `/alert-rules/${ids.rule}`, `/notification-channels/${ids.channel}`, `/agents/${ids.agent}`, `/status-pages/${ids.statusPage}`]) {
+    for (const path of [`/services/${ids.service}`, `/alert-rules/${ids.rule}`, `/notification-channels/${ids.channel}`, `/agents/${ids.agent}`, `/status-pages/${ids.statusPage}`, `/teams/${ids.team}`]) {
       const r = await cp.api.get(path, owner.token);
       expect(r.status, path).to.equal(200);
       expect(r.body.name ?? r.body.title, path).to.not.equal('x');

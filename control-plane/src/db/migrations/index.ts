@@ -7,6 +7,7 @@ import { Migration0003Agents } from './0003-agents.js';
 import { Migration0004ApiKeys } from './0004-api-keys.js';
 import { Migration0005Heartbeats } from './0005-heartbeats.js';
 import { Migration0006RollupsAndPartitions } from './0006-rollups-and-partitions.js';
+import { Migration0007Teams } from './0007-teams.js';
 import { Migration0008SslCertificates } from './0008-ssl-certificates.js';
 import { Migration0009StatusPages } from './0009-status-pages.js';
 
@@ -17,6 +18,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '0004-api-keys', class: Migration0004ApiKeys },
   { name: '0005-heartbeats', class: Migration0005Heartbeats },
   { name: '0006-rollups-and-partitions', class: Migration0006RollupsAndPartitions },
+  { name: '0007-teams', class: Migration0007Teams },
   { name: '0008-ssl-certificates', class: Migration0008SslCertificates },
   { name: '0009-status-pages', class: Migration0009StatusPages },
 ];

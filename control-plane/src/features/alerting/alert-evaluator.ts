@@ -14,6 +14,7 @@ import type { AlertsRepository, NewAlert } from './alerts.repository.js';
 import { ruleMatches, type AlertRule } from './rule.js';
 import type { RuleCache } from './rule-cache.js';
 import type { RulesRepository } from './rules.repository.js';
+import { EVERY_CHANNEL, type NotificationTargets } from '../notifications/delivery.js';
 
 export interface AlertEffects {
   fired: Alert[];
@@ -75,18 +76,19 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps) {
     for (const alert of resolved) {
       await deps.escalation.clearTimer(tx, alert.id);
       if (!coversService(windows, alert.serviceId)) {
-        await planner.enqueue(tx, 'alert_resolved', alert, facts(latest.get(alert.serviceId)!), await alerts.notifiedChannels(tx, alert.id), false);
+        await planner.enqueue(tx, 'alert_resolved', alert, facts(latest.get(alert.serviceId)!), await alerts.notifiedTargets(tx, alert.id), false);
       }
     }
     effects.resolved.push(...resolved);
   }
 
-  /** The rule's channels, else its escalation policy's first step, else every channel. */
-  async function firstTargets(tx: Tx, rule: AlertRule, alert: Alert, now: Date): Promise<string[] | 'all'> {
-    if (rule.condition.channel_ids) return rule.condition.channel_ids;
+  /** The rule's channels and teams, else its escalation policy's first step, else every channel. */
+  async function firstTargets(tx: Tx, rule: AlertRule, alert: Alert, now: Date): Promise<NotificationTargets> {
+    const { channel_ids: channels, team_ids: teams } = rule.condition;
+    if (channels || teams) return { channels: channels ?? [], teams: teams ?? [], recipients: [] };
     const policyId = rule.condition.escalation_policy_id;
     const policy = policyId ? await deps.escalation.find(rule.organizationId, policyId, tx) : null;
-    if (!policy) return 'all';
+    if (!policy) return EVERY_CHANNEL;
     const { notifyNow, timer } = startEscalation(policy, now);
     if (timer) await deps.escalation.setTimer(tx, alert.id, policy.id, timer.stepIndex, timer.round, timer.dueAt);
     return notifyNow;

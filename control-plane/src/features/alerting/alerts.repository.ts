@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tx } from '../../db/tx.js';
 import type { Alert, AlertStatus } from './alert.js';
+import type { NotificationTargets } from '../notifications/delivery.js';
 
 export type NewAlert = Omit<Alert, 'status' | 'acknowledgedAt' | 'acknowledgedBy' | 'resolvedAt' | 'resolvedBy' | 'updatedAt' | 'lastFiredAt'>;
 
@@ -23,7 +24,8 @@ export interface AlertsRepository {
   /** Opened in the organization since `since` (storm detection). */
   countOpenedSince(tx: Tx, organizationId: string, since: Date): Promise<number>;
   /** Channels that were told an alert fired, so they also hear how it ends. */
-  notifiedChannels(tx: Tx, alertId: string): Promise<string[]>;
+  /** The channels and people that heard the alert open: they hear how it ends. */
+  notifiedTargets(tx: Tx, alertId: string): Promise<NotificationTargets>;
   findInTx(tx: Tx, alertId: string): Promise<Alert | null>;
   serviceFacts(tx: Tx, serviceId: string): Promise<{ id: string; name: string; endpoint: string; status: string | null } | null>;
 }
@@ -84,9 +86,16 @@ export function createAlertsRepository(em: () => EntityManager): AlertsRepositor
       return Number(row?.n ?? 0);
     },
 
-    async notifiedChannels(tx, alertId) {
-      const rows = await tx.execute<{ channel_id: string }[]>("select distinct channel_id from deliveries where alert_id = ? and event = 'alert_fired'", [alertId]);
-      return rows.map((r) => r.channel_id);
+    async notifiedTargets(tx, alertId) {
+      const rows = await tx.execute<{ channel_id: string | null; recipient: string | null }[]>(
+        "select distinct channel_id, recipient from deliveries where alert_id = ? and event = 'alert_fired'",
+        [alertId],
+      );
+      return {
+        channels: rows.flatMap((r) => (r.channel_id ? [r.channel_id] : [])),
+        teams: [],
+        recipients: rows.flatMap((r) => (r.recipient ? [r.recipient] : [])),
+      };
     },
 
     async findInTx(tx, alertId) {

@@ -49,7 +49,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
       if (!alert) return null;
       await deps.escalation.clearTimer(tx, alert.id);
       const event = to === 'acknowledged' ? 'alert_acknowledged' : 'alert_resolved';
-      await deps.planner.enqueue(tx, event, alert, await alerts.serviceFacts(tx, alert.serviceId), await alerts.notifiedChannels(tx, alert.id), false);
+      await deps.planner.enqueue(tx, event, alert, await alerts.serviceFacts(tx, alert.serviceId), await alerts.notifiedTargets(tx, alert.id), false);
       return alert;
     });
     if (changed) {

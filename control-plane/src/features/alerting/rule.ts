@@ -11,6 +11,7 @@ export interface RuleCondition {
   min_failing_locations?: number | null;
   escalation_policy_id?: string | null;
   channel_ids?: string[] | null;
+  team_ids?: string[] | null;
   [extra: string]: unknown;
 }
 

@@ -15,6 +15,8 @@ export const RuleCondition = z.looseObject({
   min_failing_locations: z.number().int().min(1).max(50).nullable().optional(),
   escalation_policy_id: uuid('escalation_policy_id').nullable().optional(),
   channel_ids: z.array(uuid('each channel id')).max(50).nullable().optional(),
+  // Every member of these teams gets an e-mail.
+  team_ids: z.array(uuid('each team id')).max(50).nullable().optional(),
 });
 
 const severity = z.enum(['critical', 'warning', 'info'], { message: 'severity must be critical, warning or info' });

@@ -21,6 +21,7 @@ export function createRulesService({ rules, access, cache, references }: RulesSe
   async function checkReferences(organizationId: string, serviceId: string | null | undefined, condition: RuleCondition | undefined) {
     if (serviceId && !(await references.servicesExist(organizationId, [serviceId]))) throw notFound('service');
     if (condition?.channel_ids?.length && !(await references.channelsExist(organizationId, condition.channel_ids))) throw notFound('notification channel');
+    if (condition?.team_ids?.length && !(await references.teamsExist(organizationId, condition.team_ids))) throw notFound('team');
     if (condition?.escalation_policy_id && !(await references.policyExists(organizationId, condition.escalation_policy_id))) throw notFound('escalation policy');
   }
 

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { AlertsRepository } from '../alerting/alerts.repository.js';
 import type { NotificationPlanner } from '../notifications/notification-planner.js';
-import { nextStep } from './escalation-steps.js';
+import { nextStep, stepTargets } from './escalation-steps.js';
 import type { EscalationRepository } from './escalation.repository.js';
 
 export interface EscalationJob {
@@ -35,7 +35,7 @@ export function createEscalationJob(deps: {
       if (!alert || alert.status !== 'firing') return deps.escalation.clearTimer(tx, due.alertId);
       const step = due.policy.steps[due.stepIndex];
       if (step) {
-        notified += await deps.planner.enqueue(tx, 'alert_fired', alert, await deps.alerts.serviceFacts(tx, alert.serviceId), step.channel_ids, false);
+        notified += await deps.planner.enqueue(tx, 'alert_fired', alert, await deps.alerts.serviceFacts(tx, alert.serviceId), stepTargets(step), false);
       }
       const next = nextStep(due.policy, due.stepIndex, due.round, due.dueAt);
       if (next) await deps.escalation.setTimer(tx, alert.id, due.policy.id, next.stepIndex, next.round, next.dueAt);

@@ -1,7 +1,8 @@
 // Where an alert's escalation goes next. Delays are relative to the previous step; a policy
 // that repeats starts over from its first step (never sooner than a minute, so a policy of
 // zero delays cannot spin).
-import type { EscalationPolicy } from './policy.js';
+import type { NotificationTargets } from '../notifications/delivery.js';
+import type { EscalationPolicy, EscalationStep } from './policy.js';
 import { extraRounds } from './policy.js';
 
 export interface NextStep {
@@ -22,11 +23,18 @@ export function nextStep(policy: EscalationPolicy, stepIndex: number, round: num
   return null;
 }
 
-/** The channels to notify when the alert opens, and the first timer, if any. */
-export function startEscalation(policy: EscalationPolicy, openedAt: Date): { notifyNow: string[]; timer: NextStep | null } {
+/** Whom a step notifies: its channels and the members of its teams. */
+export function stepTargets(step: EscalationStep): NotificationTargets {
+  return { channels: step.channel_ids, teams: step.team_ids ?? [], recipients: [] };
+}
+
+const NOBODY: NotificationTargets = { channels: [], teams: [], recipients: [] };
+
+/** Whom to notify when the alert opens, and the first timer, if any. */
+export function startEscalation(policy: EscalationPolicy, openedAt: Date): { notifyNow: NotificationTargets; timer: NextStep | null } {
   const first = policy.steps[0]!;
   if (first.delay_minutes > 0) {
-    return { notifyNow: [], timer: { stepIndex: 0, round: 0, dueAt: new Date(openedAt.getTime() + first.delay_minutes * MINUTE_MS) } };
+    return { notifyNow: NOBODY, timer: { stepIndex: 0, round: 0, dueAt: new Date(openedAt.getTime() + first.delay_minutes * MINUTE_MS) } };
   }
-  return { notifyNow: first.channel_ids, timer: nextStep(policy, 0, 0, openedAt) };
+  return { notifyNow: stepTargets(first), timer: nextStep(policy, 0, 0, openedAt) };
 }

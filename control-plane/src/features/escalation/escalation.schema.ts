@@ -1,9 +1,13 @@
 import { z } from 'zod';
 
-const step = z.strictObject({
-  delay_minutes: z.number({ message: 'delay_minutes must be a number' }).int('delay_minutes must be an integer').min(0).max(7 * 24 * 60),
-  channel_ids: z.array(z.uuid({ message: 'each channel id must be a UUID' })).min(1, 'a step notifies at least one channel').max(50),
-});
+const step = z
+  .strictObject({
+    delay_minutes: z.number({ message: 'delay_minutes must be a number' }).int('delay_minutes must be an integer').min(0).max(7 * 24 * 60),
+    channel_ids: z.array(z.uuid({ message: 'each channel id must be a UUID' })).max(50).default([]),
+    // Every member of these teams gets an e-mail.
+    team_ids: z.array(z.uuid({ message: 'each team id must be a UUID' })).max(50).default([]),
+  })
+  .refine((s) => s.channel_ids.length + s.team_ids.length > 0, { message: 'a step notifies at least one channel or team', path: ['channel_ids'] });
 
 const fields = {
   name: z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200),

@@ -1,6 +1,8 @@
 export interface EscalationStep {
   delay_minutes: number;
   channel_ids: string[];
+  /** Absent in policies stored before teams existed. */
+  team_ids?: string[];
 }
 
 export interface EscalationPolicy {

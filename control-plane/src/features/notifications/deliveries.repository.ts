@@ -3,14 +3,15 @@
 // are being sent, and every attempt is recorded.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fromRow as channelFromRow } from './channels.repository.js';
+import type { Channel } from './channel.js';
 import type { Attempt, ClaimedDelivery, NewDelivery } from './delivery.js';
 
 export interface DeliveriesRepository {
   enqueue(tx: EntityManager, deliveries: NewDelivery[]): Promise<void>;
   /** Claims up to `limit` due deliveries, leasing them for `leaseMs`. */
   claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** Claims every pending digest delivery of a channel, due or not. */
-  claimGrouped(channelId: string, now: Date, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Claims every pending digest delivery with this group key, due or not. */
+  claimGrouped(groupKey: string, now: Date, leaseMs: number): Promise<ClaimedDelivery[]>;
   recordSuccess(ids: string[], attempt: Attempt): Promise<void>;
   recordFailure(ids: string[], attempt: Attempt, retryAt: Date | null): Promise<void>;
   listForAlert(alertId: string): Promise<DeliveryView[]>;
@@ -18,7 +19,9 @@ export interface DeliveriesRepository {
 
 export interface DeliveryView {
   id: string;
-  channel_id: string;
+  channel_id: string | null;
+  /** For a delivery to a team member: their e-mail address. */
+  recipient: string | null;
   event: string;
   status: string;
   attempts: number;
@@ -29,7 +32,10 @@ export interface DeliveryView {
   history: { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number }[];
 }
 
-const CLAIMED = `d.id, d.payload, d.grouped, d.attempts, c.id as c_id, c.organization_id as c_organization_id, c.name as c_name,
+// A channel's deliveries form one digest; a person's, per organization.
+const GROUP_KEY = `coalesce(d.channel_id::text, d.organization_id::text || '/' || d.recipient)`;
+
+const CLAIMED = `d.id, d.organization_id, d.recipient, d.payload, d.grouped, d.attempts, ${GROUP_KEY} as group_key, c.id as c_id, c.organization_id as c_organization_id, c.name as c_name,
   c.channel_type as c_channel_type, c.config as c_config, c.enabled as c_enabled, c.created_at as c_created_at, c.updated_at as c_updated_at`;
 
 export function createDeliveriesRepository(em: () => EntityManager): DeliveriesRepository {
@@ -37,12 +43,12 @@ export function createDeliveriesRepository(em: () => EntityManager): DeliveriesR
     em().transactional(async (tx) => {
       const rows = await tx.execute<Record<string, unknown>[]>(
         `with due as (
-           select id from deliveries where status = 'pending' and ${where}
-            order by next_attempt_at limit ${limit} for update skip locked
+           select d.id from deliveries d where d.status = 'pending' and ${where}
+            order by d.next_attempt_at limit ${limit} for update skip locked
          ), leased as (
            update deliveries d set next_attempt_at = ? from due where d.id = due.id returning d.*
          )
-         select ${CLAIMED} from leased d join notification_channels c on c.id = d.channel_id order by d.created_at`,
+         select ${CLAIMED} from leased d left join notification_channels c on c.id = d.channel_id order by d.created_at`,
         [...params, leaseUntil.toISOString()],
       );
       return rows.map(toClaimed);
@@ -52,15 +58,15 @@ export function createDeliveriesRepository(em: () => EntityManager): DeliveriesR
     async enqueue(tx, deliveries) {
       if (deliveries.length === 0) return;
       await tx.execute(
-        `insert into deliveries (id, organization_id, channel_id, alert_id, event, payload, status, grouped, next_attempt_at)
-         values ${deliveries.map(() => "(?, ?, ?, ?, ?, ?::jsonb, 'pending', ?, ?)").join(',')}`,
-        deliveries.flatMap((d) => [d.id, d.organizationId, d.channelId, d.alertId, d.payload.event, JSON.stringify(d.payload), d.grouped, d.nextAttemptAt.toISOString()]),
+        `insert into deliveries (id, organization_id, channel_id, recipient, alert_id, event, payload, status, grouped, next_attempt_at)
+         values ${deliveries.map(() => "(?, ?, ?, ?, ?, ?, ?::jsonb, 'pending', ?, ?)").join(',')}`,
+        deliveries.flatMap((d) => [d.id, d.organizationId, d.channelId, d.recipient, d.alertId, d.payload.event, JSON.stringify(d.payload), d.grouped, d.nextAttemptAt.toISOString()]),
       );
     },
 
-    claimDue: (now, limit, leaseMs) => claim('next_attempt_at <= ?', [now.toISOString()], limit, new Date(now.getTime() + leaseMs)),
+    claimDue: (now, limit, leaseMs) => claim('d.next_attempt_at <= ?', [now.toISOString()], limit, new Date(now.getTime() + leaseMs)),
 
-    claimGrouped: (channelId, now, leaseMs) => claim('grouped and channel_id = ?', [channelId], 500, new Date(now.getTime() + leaseMs)),
+    claimGrouped: (groupKey, now, leaseMs) => claim(`d.grouped and ${GROUP_KEY} = ?`, [groupKey], 500, new Date(now.getTime() + leaseMs)),
 
     async recordSuccess(ids, attempt) {
       await em().transactional(async (tx) => {
@@ -85,7 +91,7 @@ export function createDeliveriesRepository(em: () => EntityManager): DeliveriesR
 
     async listForAlert(alertId) {
       const rows = await em().execute<Record<string, unknown>[]>(
-        `select d.id, d.channel_id, d.event, d.status, d.attempts, d.next_attempt_at, d.last_error, d.created_at, d.delivered_at,
+        `select d.id, d.channel_id, d.recipient, d.event, d.status, d.attempts, d.next_attempt_at, d.last_error, d.created_at, d.delivered_at,
                 coalesce(json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code, 'error', a.error, 'duration_ms', a.duration_ms)
                   order by a.attempted_at) filter (where a.id is not null), '[]') as history
            from deliveries d left join delivery_attempts a on a.delivery_id = d.id
@@ -95,7 +101,8 @@ export function createDeliveriesRepository(em: () => EntityManager): DeliveriesR
       const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
       return rows.map((r) => ({
         id: String(r.id),
-        channel_id: String(r.channel_id),
+        channel_id: (r.channel_id as string | null) ?? null,
+        recipient: (r.recipient as string | null) ?? null,
         event: String(r.event),
         status: String(r.status),
         attempts: Number(r.attempts),
@@ -117,9 +124,17 @@ async function insertAttempts(tx: EntityManager, ids: string[], a: Attempt): Pro
 }
 
 function toClaimed(r: Record<string, unknown>): ClaimedDelivery {
-  const channel = channelFromRow({
-    id: r.c_id, organization_id: r.c_organization_id, name: r.c_name, channel_type: r.c_channel_type,
-    config: r.c_config, enabled: r.c_enabled, created_at: r.c_created_at, updated_at: r.c_updated_at,
-  });
-  return { id: String(r.id), channel, payload: r.payload as ClaimedDelivery['payload'], grouped: Boolean(r.grouped), attempts: Number(r.attempts) };
+  const channel = r.recipient
+    ? personalEmail(String(r.group_key), String(r.organization_id), String(r.recipient))
+    : channelFromRow({
+        id: r.c_id, organization_id: r.c_organization_id, name: r.c_name, channel_type: r.c_channel_type,
+        config: r.c_config, enabled: r.c_enabled, created_at: r.c_created_at, updated_at: r.c_updated_at,
+      });
+  return { id: String(r.id), channel, groupKey: String(r.group_key), payload: r.payload as ClaimedDelivery['payload'], grouped: Boolean(r.grouped), attempts: Number(r.attempts) };
+}
+
+/** A team member is reached like an e-mail channel to their address. */
+function personalEmail(id: string, organizationId: string, to: string): Channel {
+  const epoch = new Date(0);
+  return { id, organizationId, name: to, channelType: 'email', config: { to }, enabled: true, createdAt: epoch, updatedAt: epoch };
 }

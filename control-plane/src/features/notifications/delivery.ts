@@ -12,10 +12,24 @@ export interface NotificationPayload {
   text: string;
 }
 
+/** Who hears about an alert event. */
+export interface NotificationTargets {
+  /** Channel ids, or every enabled channel of the organization. */
+  channels: string[] | 'all';
+  /** Teams whose members each get an e-mail. */
+  teams: string[];
+  /** E-mail addresses (people who heard an earlier event of the alert). */
+  recipients: string[];
+}
+
+export const EVERY_CHANNEL: NotificationTargets = { channels: 'all', teams: [], recipients: [] };
+
 export interface NewDelivery {
   id: string;
   organizationId: string;
-  channelId: string;
+  /** A delivery goes to a channel, or to one person's e-mail address. */
+  channelId: string | null;
+  recipient: string | null;
   alertId: string | null;
   payload: NotificationPayload;
   /** Held for a digest: part of an alert storm on a channel meant for people. */
@@ -25,7 +39,10 @@ export interface NewDelivery {
 
 export interface ClaimedDelivery {
   id: string;
+  /** The channel, or for a person an e-mail channel to their address. */
   channel: Channel;
+  /** Deliveries with the same key go out as one digest. */
+  groupKey: string;
   payload: NotificationPayload;
   grouped: boolean;
   attempts: number;

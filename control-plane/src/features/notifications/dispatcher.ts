@@ -82,13 +82,13 @@ export function createDispatcher({ deliveries, senders, secrets, clock, logger, 
     while (!stopped && sending.size < maxInFlight) {
       const claimed = await deliveries.claimDue(clock.now(), maxInFlight - sending.size, LEASE_MS);
       if (claimed.length === 0) return;
-      const digestChannels = new Set<string>();
+      const digests = new Set<string>();
       for (const d of claimed) {
         let group = [d];
         if (d.grouped) {
-          if (digestChannels.has(d.channel.id)) continue;
-          digestChannels.add(d.channel.id);
-          const rest = await deliveries.claimGrouped(d.channel.id, clock.now(), LEASE_MS);
+          if (digests.has(d.groupKey)) continue;
+          digests.add(d.groupKey);
+          const rest = await deliveries.claimGrouped(d.groupKey, clock.now(), LEASE_MS);
           group = [d, ...rest.filter((r) => r.id !== d.id)];
         }
         // A slow or dead endpoint holds one slot, never the whole dispatcher.

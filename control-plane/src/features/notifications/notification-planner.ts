@@ -10,7 +10,7 @@ import type { Channel } from './channel.js';
 import type { ChannelType } from './channels.schema.js';
 import { fromRow as channelFromRow } from './channels.repository.js';
 import type { DeliveriesRepository } from './deliveries.repository.js';
-import type { NewDelivery, NotificationEvent, NotificationPayload } from './delivery.js';
+import type { NewDelivery, NotificationEvent, NotificationPayload, NotificationTargets } from './delivery.js';
 import { notificationText } from './message.js';
 
 export const STORM_WINDOW_MS = 30_000;
@@ -27,8 +27,8 @@ export interface ServiceFacts {
 }
 
 export interface NotificationPlanner {
-  /** `targets`: channel ids, or 'all' for every enabled channel of the organization. */
-  enqueue(tx: Tx, event: NotificationEvent, alert: Alert, service: ServiceFacts | null, targets: string[] | 'all', storm: boolean): Promise<number>;
+  /** Writes one delivery per channel and per person (each e-mail address once). */
+  enqueue(tx: Tx, event: NotificationEvent, alert: Alert, service: ServiceFacts | null, targets: NotificationTargets, storm: boolean): Promise<number>;
   enqueueTest(tx: Tx, channel: Channel): Promise<string>;
 }
 
@@ -52,24 +52,46 @@ export function createNotificationPlanner(deliveries: DeliveriesRepository, cloc
     return rows.map(channelFromRow);
   }
 
+  /** The e-mail addresses of the teams' members (members of the organization still) and of the recipients. */
+  async function people(tx: Tx, organizationId: string, targets: NotificationTargets): Promise<string[]> {
+    const addresses = new Set(targets.recipients);
+    if (targets.teams.length > 0) {
+      const rows = await tx.execute<{ email: string }[]>(
+        `select distinct u.email from teams t
+           join team_members tm on tm.team_id = t.id
+           join memberships m on m.organization_id = t.organization_id and m.user_id = tm.user_id
+           join users u on u.id = tm.user_id
+          where t.organization_id = ? and t.id in (${targets.teams.map(() => '?').join(',')})`,
+        [organizationId, ...targets.teams],
+      );
+      for (const r of rows) addresses.add(r.email);
+    }
+    return [...addresses].sort();
+  }
+
   return {
     async enqueue(tx, event, alert, service, targets, storm) {
-      const channels = await enabledChannels(tx, alert.organizationId, targets);
+      const channels = await enabledChannels(tx, alert.organizationId, targets.channels);
+      const recipients = await people(tx, alert.organizationId, targets);
       const alertJson = toAlertJson(alert);
       const payload: NotificationPayload = { event, alert: alertJson, service, text: notificationText(event, alertJson) };
       const now = clock.now();
-      const rows: NewDelivery[] = channels.map((c) => {
-        const grouped = storm && event === 'alert_fired' && FOR_PEOPLE.includes(c.channelType);
+      const delivery = (target: { channelId: string | null; recipient: string | null }, forPeople: boolean): NewDelivery => {
+        const grouped = storm && event === 'alert_fired' && forPeople;
         return {
           id: randomUUID(),
           organizationId: alert.organizationId,
-          channelId: c.id,
+          ...target,
           alertId: alert.id,
           payload,
           grouped,
           nextAttemptAt: grouped ? new Date(now.getTime() + DIGEST_HOLD_MS) : now,
         };
-      });
+      };
+      const rows = [
+        ...channels.map((c) => delivery({ channelId: c.id, recipient: null }, FOR_PEOPLE.includes(c.channelType))),
+        ...recipients.map((to) => delivery({ channelId: null, recipient: to }, true)),
+      ];
       await deliveries.enqueue(tx, rows);
       return rows.length;
     },
@@ -81,6 +103,7 @@ export function createNotificationPlanner(deliveries: DeliveriesRepository, cloc
           id,
           organizationId: channel.organizationId,
           channelId: channel.id,
+          recipient: null,
           alertId: null,
           payload: { event: 'test', alert: null, service: null, text: notificationText('test', null) },
           grouped: false,

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export interface References {
   servicesExist(organizationId: string, serviceIds: string[]): Promise<boolean>;
   channelsExist(organizationId: string, channelIds: string[]): Promise<boolean>;
+  teamsExist(organizationId: string, teamIds: string[]): Promise<boolean>;
   policyExists(organizationId: string, policyId: string): Promise<boolean>;
 }
 
@@ -20,6 +21,7 @@ export function createReferences(em: () => EntityManager): References {
   return {
     servicesExist: (org, ids) => allOwned('services', org, ids),
     channelsExist: (org, ids) => allOwned('notification_channels', org, ids),
+    teamsExist: (org, ids) => allOwned('teams', org, ids),
     policyExists: (org, id) => allOwned('escalation_policies', org, [id]),
   };
 }
