@@ -1,51 +1,29 @@
 // Notification channels and guaranteed delivery, against real receivers on 127.0.0.1: an
 // HTTP receiver for chat, webhook, pager and SMS, and smtp-server for e-mail.
 import { createHmac, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { SMTPServer } from 'smtp-server';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 import { startHttpReceiver, type HttpReceiver } from '../fixtures/http-receiver.js';
+import { startSmtpSink, type SmtpSink } from '../fixtures/smtp-sink.js';
 import { freePort, tcpListener } from '../fixtures/peers/net-fixtures.js';
-
-interface Mail {
-  to: string;
-  raw: string;
-}
 
 describe('notifications', () => {
   let cp: TestControlPlane;
   let agent: ScriptedAgent;
   let receiver: HttpReceiver;
-  let smtp: SMTPServer;
-  const mails: Mail[] = [];
+  let smtp: SmtpSink;
   const fast = { retry: { maxAttempts: 6, baseDelayMs: 50 }, jobIntervalMs: 100 };
   let env: Record<string, string>;
 
   before(async () => {
     receiver = await startHttpReceiver();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, done) {
-        let raw = '';
-        stream.on('data', (c) => (raw += c));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    smtp = await startSmtpSink();
     env = {
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String((smtp.server.address() as AddressInfo).port),
-      SMTP_FROM: 'outpost@example.com',
+      ...smtp.env,
       PAGER_EVENTS_URL: `${receiver.url}/pager`,
       SMS_GATEWAY_URL: `${receiver.url}/sms`,
       SMS_GATEWAY_USER: 'gateway-user',
@@ -60,7 +38,7 @@ describe('notifications', () => {
     agent?.close();
     await cp?.stop();
     await receiver?.close();
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp?.close();
   });
 
   async function setup(label: string) {
@@ -169,11 +147,10 @@ describe('notifications', () => {
       const to = `oncall-${randomUUID()}@example.com`;
       await channel(user, 'email', { to });
       await fail(service.id);
-      const mail = await poll(() => mails.find((m) => m.to === to), { what: 'the e-mail' });
-      const body = mail.raw.replace(/=\r?\n/g, ''); // undo quoted-printable line folding
+      const mail = await poll(() => smtp.mails.find((m) => m.to.includes(to)), { what: 'the e-mail' });
       expect(mail.raw).to.match(/^Subject: /m);
-      expect(body).to.include('[FIRING] [CRITICAL] email-svc is RED');
-      expect(body).to.include(service.id);
+      expect(mail.text).to.include('[FIRING] [CRITICAL] email-svc is RED');
+      expect(mail.text).to.include(service.id);
     });
 
     it('queues a test message with POST /{id}/test', async () => {

@@ -1,44 +1,24 @@
 // Teams: CRUD with roles and isolation, and teams as notification targets of rules and
 // escalation steps (each member gets an e-mail, through a real SMTP server on loopback).
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { SMTPServer } from 'smtp-server';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { MovableClock } from '../support/movable-clock.js';
 import { poll } from '../support/poll.js';
-
-interface Mail {
-  to: string[];
-  raw: string;
-}
+import { startSmtpSink, type SmtpSink } from '../fixtures/smtp-sink.js';
 
 describe('teams', () => {
   let cp: TestControlPlane;
   let agent: ScriptedAgent;
-  let smtp: SMTPServer;
-  const mails: Mail[] = [];
+  let smtp: SmtpSink;
   const clock = new MovableClock();
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, done) {
-        let raw = '';
-        stream.on('data', (c) => (raw += c));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    smtp = await startSmtpSink();
     cp = await startTestControlPlane({
-      env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String((smtp.server.address() as AddressInfo).port), SMTP_FROM: 'outpost@example.com' },
+      env: smtp.env,
       start: { clock, retry: { maxAttempts: 3, baseDelayMs: 50 }, jobIntervalMs: 100 },
     });
     agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
@@ -47,7 +27,7 @@ describe('teams', () => {
   after(async () => {
     agent?.close();
     await cp?.stop();
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp?.close();
   });
 
   /** An owner with two colleagues in the organization. */
@@ -66,7 +46,7 @@ describe('teams', () => {
     expect(r.status, r.text).to.equal(201);
     return r.body;
   };
-  const mailsTo = (address: string) => mails.filter((m) => m.to.includes(address));
+  const mailsTo = (address: string) => smtp.mails.filter((m) => m.to.includes(address));
 
   describe('CRUD', () => {
     it('creates, lists, reads, changes only what is sent, and deletes a team', async () => {
@@ -177,13 +157,12 @@ describe('teams', () => {
         [owner.email, null],
       ]);
       expect(mailsTo(b.email), 'not in a targeted team').to.deep.equal([]);
-      const body = mailsTo(a.email)[0]!.raw.replace(/=\r?\n/g, '');
-      expect(body).to.include('team-rule-svc is RED');
+      expect(mailsTo(a.email)[0]!.text).to.include('team-rule-svc is RED');
 
       await recover(service.id);
       await poll(() => mailsTo(a.email).length >= 2 && mailsTo(owner.email).length >= 2, { what: 'the resolve e-mails' });
       expect(mailsTo(a.email), 'one e-mail per event though in two teams').to.have.length(2);
-      expect(mailsTo(a.email)[1]!.raw.replace(/=\r?\n/g, '')).to.match(/RESOLVED/i);
+      expect(mailsTo(a.email)[1]!.text).to.match(/RESOLVED/i);
     });
 
     it("e-mails a step's team when the escalation reaches it", async () => {

@@ -1,5 +1,5 @@
 // Parses request input with a zod schema; failures become one 400 with every issue listed.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { validationFailed } from '../errors.js';
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = 'request body'): z.infer<S> {
@@ -29,4 +29,12 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
+}
+
+/**
+ * Fields a client may send back unchanged from an object it read (id, timestamps, ...):
+ * accepted on update and ignored, while any other unknown key is still refused.
+ */
+export function readOnly<const K extends string>(...names: K[]): Record<K, z.ZodOptional<z.ZodUnknown>> {
+  return Object.fromEntries(names.map((n) => [n, z.unknown().optional()])) as Record<K, z.ZodOptional<z.ZodUnknown>>;
 }

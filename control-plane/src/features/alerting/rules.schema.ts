@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AlertRule } from './rule.js';
+import { readOnly } from '../../http/validate.js';
 
 const uuid = (field: string) => z.uuid({ message: `${field} must be a UUID` });
 
@@ -32,10 +33,7 @@ export const CreateRuleInput = z.strictObject({
 export type CreateRuleInput = z.infer<typeof CreateRuleInput>;
 
 export const UpdateRuleInput = z.strictObject({
-  id: z.unknown().optional(),
-  organization_id: z.unknown().optional(),
-  created_at: z.unknown().optional(),
-  updated_at: z.unknown().optional(),
+  ...readOnly('id', 'organization_id', 'created_at', 'updated_at'),
   service_id: uuid('service_id').nullable().optional(),
   name: name.optional(),
   severity: severity.optional(),

@@ -1,14 +1,12 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { actorOf } from '../../http/authenticate.js';
-import { parseInput } from '../../http/validate.js';
+import { parseInput, readOnly } from '../../http/validate.js';
 import type { Profile } from './profile.repository.js';
 import type { ProfileService } from './profile.service.js';
 
 const UpdateProfileInput = z.strictObject({
-  id: z.unknown().optional(),
-  created_at: z.unknown().optional(),
-  organizations: z.unknown().optional(),
+  ...readOnly('id', 'created_at', 'organizations'),
   full_name: z.string({ message: 'full_name must be a string' }).trim().min(1).max(200).optional(),
   email: z.string({ message: 'email must be a string' }).trim().toLowerCase().pipe(z.email({ message: 'email must be an e-mail address' })).optional(),
   password: z.string({ message: 'password must be a string' }).min(8, 'password must be at least 8 characters').max(256).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readOnly } from '../../http/validate.js';
 
 const step = z
   .strictObject({
@@ -19,10 +20,7 @@ export const CreatePolicyInput = z.strictObject({ ...fields, repeat: fields.repe
 export type CreatePolicyInput = z.infer<typeof CreatePolicyInput>;
 
 export const UpdatePolicyInput = z.strictObject({
-  id: z.unknown().optional(),
-  organization_id: z.unknown().optional(),
-  created_at: z.unknown().optional(),
-  updated_at: z.unknown().optional(),
+  ...readOnly('id', 'organization_id', 'created_at', 'updated_at'),
   name: fields.name.optional(),
   steps: fields.steps.optional(),
   repeat: fields.repeat.optional(),

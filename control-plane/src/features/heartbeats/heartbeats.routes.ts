@@ -4,6 +4,7 @@ import { notFound } from '../../errors.js';
 import { crudRoutes, NoQuery } from '../../http/crud-routes.js';
 import type { Heartbeat } from './heartbeats.repository.js';
 import type { HeartbeatsService, PingKind } from './heartbeats.service.js';
+import { readOnly } from '../../http/validate.js';
 
 const seconds = (field: string, min: number) =>
   z.number({ message: `${field} must be an integer` }).int(`${field} must be an integer`).min(min, `${field} must be at least ${min}`).max(30 * 86_400);
@@ -14,13 +15,7 @@ const fields = {
 };
 const CreateHeartbeatInput = z.strictObject({ ...fields, grace_seconds: fields.grace_seconds.default(60) });
 const UpdateHeartbeatInput = z.strictObject({
-  id: z.unknown().optional(),
-  key: z.unknown().optional(),
-  ping_url: z.unknown().optional(),
-  status: z.unknown().optional(),
-  last_ping_at: z.unknown().optional(),
-  service_id: z.unknown().optional(),
-  created_at: z.unknown().optional(),
+  ...readOnly('id', 'key', 'ping_url', 'status', 'last_ping_at', 'service_id', 'created_at'),
   name: fields.name.optional(),
   interval_seconds: fields.interval_seconds.optional(),
   grace_seconds: fields.grace_seconds.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from './maintenance.repository.js';
+import { readOnly } from '../../http/validate.js';
 
 const fields = {
   name: z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200),
@@ -16,11 +17,7 @@ export type CreateWindowInput = z.infer<typeof CreateWindowInput>;
 
 export const UpdateWindowInput = z
   .strictObject({
-    id: z.unknown().optional(),
-    organization_id: z.unknown().optional(),
-    created_at: z.unknown().optional(),
-    updated_at: z.unknown().optional(),
-    active: z.unknown().optional(),
+    ...readOnly('id', 'organization_id', 'created_at', 'updated_at', 'active'),
     name: fields.name.optional(),
     starts_at: fields.starts_at.optional(),
     ends_at: fields.ends_at.optional(),

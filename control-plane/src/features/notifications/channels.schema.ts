@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Channel } from './channel.js';
+import { readOnly } from '../../http/validate.js';
 
 const httpUrl = (field: string) =>
   z
@@ -36,10 +37,7 @@ export const CreateChannelInput = z.strictObject({
 export type CreateChannelInput = z.infer<typeof CreateChannelInput>;
 
 export const UpdateChannelInput = z.strictObject({
-  id: z.unknown().optional(),
-  organization_id: z.unknown().optional(),
-  channel_type: z.unknown().optional(),
-  created_at: z.unknown().optional(),
+  ...readOnly('id', 'organization_id', 'channel_type', 'created_at'),
   name: name.optional(),
   config: z.record(z.string(), z.unknown(), { message: 'config must be an object' }).optional(),
   enabled: z.boolean().optional(),

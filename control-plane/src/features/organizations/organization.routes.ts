@@ -1,15 +1,13 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { actorOf } from '../../http/authenticate.js';
-import { parseInput } from '../../http/validate.js';
+import { parseInput, readOnly } from '../../http/validate.js';
 import type { Member, OrganizationView } from './organization-admin.repository.js';
 import type { OrganizationService } from './organization.service.js';
 
 const role = z.enum(['owner', 'admin', 'member', 'viewer'], { message: 'role must be owner, admin, member or viewer' });
 const UpdateOrganizationInput = z.strictObject({
-  id: z.unknown().optional(),
-  created_at: z.unknown().optional(),
-  updated_at: z.unknown().optional(),
+  ...readOnly('id', 'created_at', 'updated_at'),
   name: z.string({ message: 'name must be a string' }).trim().min(1).max(200).optional(),
   slug: z.string({ message: 'slug must be a string' }).regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'slug is lower-case letters, digits and dashes').optional(),
   plan: z.string({ message: 'plan must be a string' }).min(1).optional(),

@@ -1,6 +1,7 @@
 // Request and response shapes of /services (API.md "Services").
 import { z } from 'zod';
 import { isInternalCheckType, normaliseCheckType } from '../../../../shared/src/check-types.js';
+import { readOnly } from '../../http/validate.js';
 import type { ServiceView } from './services.service.js';
 
 const text = (field: string, max: number) =>
@@ -23,14 +24,7 @@ const checkType = z
 const LOCATION = /^[a-z0-9][a-z0-9_.-]{0,62}$/i;
 
 // Read-only fields a client may echo back from a GET; they are accepted and ignored.
-const readOnly = {
-  id: z.unknown().optional(),
-  status: z.unknown().optional(),
-  last_checked_at: z.unknown().optional(),
-  last_response_time_ms: z.unknown().optional(),
-  created_at: z.unknown().optional(),
-  updated_at: z.unknown().optional(),
-};
+const echoed = readOnly('id', 'status', 'last_checked_at', 'last_response_time_ms', 'created_at', 'updated_at');
 
 const fields = {
   organization_id: uuid('organization_id').optional(),
@@ -64,7 +58,7 @@ const fields = {
 };
 
 export const CreateServiceInput = z.strictObject({
-  ...readOnly,
+  ...echoed,
   ...fields,
   check_interval_seconds: fields.check_interval_seconds.default(60),
   timeout_seconds: fields.timeout_seconds.default(10),
@@ -75,7 +69,7 @@ export const CreateServiceInput = z.strictObject({
 export type CreateServiceInput = z.infer<typeof CreateServiceInput>;
 
 export const UpdateServiceInput = z.strictObject({
-  ...readOnly,
+  ...echoed,
   organization_id: fields.organization_id,
   name: fields.name.optional(),
   description: fields.description,

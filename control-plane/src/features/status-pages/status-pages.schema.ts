@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StatusPage } from './status-pages.repository.js';
+import { readOnly } from '../../http/validate.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/;
 
@@ -30,11 +31,7 @@ export type CreateStatusPageInput = z.infer<typeof CreateStatusPageInput>;
 
 export const UpdateStatusPageInput = z.strictObject({
   // Read-only fields a client may echo back.
-  id: z.unknown().optional(),
-  organization_id: z.unknown().optional(),
-  public_url: z.unknown().optional(),
-  created_at: z.unknown().optional(),
-  updated_at: z.unknown().optional(),
+  ...readOnly('id', 'organization_id', 'public_url', 'created_at', 'updated_at'),
   slug: fields.slug.optional(),
   title: fields.title.optional(),
   description: fields.description.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Team } from './teams.repository.js';
+import { readOnly } from '../../http/validate.js';
 
 const fields = {
   name: z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters'),
@@ -15,11 +16,7 @@ export type CreateTeamInput = z.infer<typeof CreateTeamInput>;
 
 export const UpdateTeamInput = z.strictObject({
   // Read-only fields a client may echo back.
-  id: z.unknown().optional(),
-  organization_id: z.unknown().optional(),
-  members: z.unknown().optional(),
-  created_at: z.unknown().optional(),
-  updated_at: z.unknown().optional(),
+  ...readOnly('id', 'organization_id', 'members', 'created_at', 'updated_at'),
   name: fields.name.optional(),
   member_ids: fields.member_ids.optional(),
 });
