@@ -213,11 +213,11 @@ const INSERT_SQL = `insert into check_results (id, service_id, organization_id, 
   on conflict (id, checked_at) do nothing
   returning id, checked_at`;
 
-const DELTA_COLUMNS = 'service_id uuid, bucket timestamptz, total_checks int, successful_checks int, response_time_sum_ms float8, response_time_max_ms float8';
-
 function upsertRollup(table: string, histogram: boolean): string {
-  return `insert into ${table} as r
-      select * from json_to_recordset(?::json) as x (${DELTA_COLUMNS}${histogram ? ', response_histogram int[]' : ''})
+  const columns = `service_id, bucket, total_checks, successful_checks, response_time_sum_ms, response_time_max_ms${histogram ? ', response_histogram' : ''}`;
+  return `insert into ${table} as r (${columns})
+      select ${columns} from json_to_recordset(?::json) as x (service_id uuid, bucket timestamptz, total_checks int, successful_checks int,
+        response_time_sum_ms float8, response_time_max_ms float8${histogram ? ', response_histogram int[]' : ''})
     on conflict (service_id, bucket) do update set
       total_checks = r.total_checks + excluded.total_checks,
       successful_checks = r.successful_checks + excluded.successful_checks,
