@@ -1,12 +1,17 @@
 // Opens PostgreSQL through MikroORM (a server from DATABASE_URL, or the embedded PGlite),
 // runs the pending migrations, and hands out request-scoped entity managers.
-import { MikroORM, type EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Knex } from '@mikro-orm/knex';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logger.js';
+import { BoundPostgreSqlDriver } from './bound-postgresql-driver.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Tx } from './tx.js';
+
+const CONNECT_TIMEOUT_MS = 5_000;
+const ACQUIRE_TIMEOUT_MS = 10_000;
 
 export interface DatabaseOptions {
   /** A postgres:// URL; when absent the embedded database is started. */
@@ -23,6 +28,8 @@ export interface Database {
   em(): EntityManager;
   /** Runs `work` in one transaction; it must not touch any other connection meanwhile. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** The SQL client under the ORM, for libraries that bring their own statements (rate limits). */
+  knex(): Knex;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -39,8 +46,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let orm: MikroORM;
   try {
     orm = await MikroORM.init({
-      driver: PostgreSqlDriver,
+      driver: BoundPostgreSqlDriver,
       clientUrl: url,
+      driverOptions: {
+        // A failed statement's error names the statement, never the values bound to it.
+        compileSqlOnError: false,
+        // A database that is down or unreachable fails requests within seconds (503), instead
+        // of holding them for the pool's default minute.
+        acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
+        connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
+        // The SQL client's own warnings (a dropped connection) go to our logs, not the console.
+        log: {
+          warn: (message: string) => options.logger.warn({ component: 'sql' }, message),
+          error: (message: string) => options.logger.error({ component: 'sql' }, message),
+          deprecate: (message: string) => options.logger.debug({ component: 'sql' }, message),
+          debug: (message: string) => options.logger.debug({ component: 'sql' }, message),
+        },
+      },
       entities: ENTITIES,
       extensions: [Migrator],
       migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
@@ -61,6 +83,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     embedded: embedded !== undefined,
     em: () => orm.em.fork(),
     transaction: (work) => orm.em.fork().transactional(work),
+    knex: () => orm.em.getConnection().getKnex(),
     async ping() {
       await orm.em.fork().getConnection().execute('select 1');
     },

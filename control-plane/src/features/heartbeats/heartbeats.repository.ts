@@ -52,7 +52,7 @@ export function createHeartbeatsRepository(em: () => EntityManager): HeartbeatsR
     async update(id, c) {
       await run(
         `update heartbeats set interval_seconds = ?, grace_seconds = ?,
-           deadline_at = case when last_ping_at is null then null else last_ping_at + make_interval(secs => ? + ?) end where id = ?`,
+           deadline_at = case when last_ping_at is null then null else last_ping_at + make_interval(secs => ?::int + ?::int) end where id = ?`,
         [c.intervalSeconds, c.graceSeconds, c.intervalSeconds, c.graceSeconds, id],
       );
     },
