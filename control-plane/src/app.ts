@@ -22,7 +22,10 @@ import type { AgentsService } from './features/agents/agents.service.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { servicesRoutes } from './features/services/services.routes.js';
 import type { ServicesService } from './features/services/services.service.js';
+import { apiRateLimit } from './http/api-rate-limit.js';
 import { authenticate, type CredentialVerifier } from './http/authenticate.js';
+import { clientAddress } from './http/client-address.js';
+import type { RateLimiter } from './limits/rate-limiter.js';
 import { apiKeysRoutes } from './features/api-keys/api-keys.routes.js';
 import { organizationRoutes } from './features/organizations/organization.routes.js';
 import { profileRoutes } from './features/auth/profile.routes.js';
@@ -39,6 +42,7 @@ import type { OrganizationService } from './features/organizations/organization.
 import type { ApiKeysService } from './features/api-keys/api-keys.service.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { jsonBody } from './http/json-body.js';
+import { storableInput } from './http/storable-input.js';
 import { requestContext } from './http/request-context.js';
 import type { Logger } from './logger.js';
 import type { WsFeed } from './ws/ws-feed.js';
@@ -65,6 +69,9 @@ export interface AppDeps {
   clock: Clock;
   feed: WsFeed;
   pingDatabase: () => Promise<void>;
+  trustedProxies: readonly string[];
+  /** Requests per credential; absent: no limit. */
+  apiLimiter: RateLimiter | undefined;
 }
 
 export function createApp(deps: AppDeps) {
@@ -94,12 +101,15 @@ export function createApp(deps: AppDeps) {
   ];
   const guarded = new Router();
   guarded.use(authenticate(deps.verifyCredential));
+  if (deps.apiLimiter) guarded.use(apiRateLimit(deps.apiLimiter));
   for (const r of protectedRoutes) guarded.use(r.routes(), r.allowedMethods());
   api.use(guarded.routes(), guarded.allowedMethods());
 
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware);
+  app.use(clientAddress(deps.trustedProxies));
   app.use(jsonBody);
+  app.use(storableInput);
   app.use(api.routes());
   app.use(api.allowedMethods());
 

@@ -20,6 +20,7 @@ import { createRulesService } from './features/alerting/rules.service.js';
 import { createAccountsRepository } from './features/auth/accounts.repository.js';
 import { createAuthService } from './features/auth/auth.service.js';
 import { createLoginLimiter } from './features/auth/login-limiter.js';
+import { memoryRateLimiters, postgresRateLimiters } from './limits/rate-limiter.js';
 import { createPasswordHasher } from './features/auth/password-hasher.js';
 import { createProfileRepository } from './features/auth/profile.repository.js';
 import { createProfileService } from './features/auth/profile.service.js';
@@ -82,6 +83,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const apiKeys = createApiKeysService(createApiKeysRepository(db.em), hasher, access);
   const verifyCredential = jwtOrApiKey(tokens, apiKeys);
   const references = createReferences(db.em);
+  const sharedLimiters = postgresRateLimiters(db.knex());
 
   const servicesRepo = createServicesRepository(db.em);
   const hub = createAssignmentHub({
@@ -159,7 +161,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       accounts: createAccountsRepository(db.em),
       hasher,
       tokens,
-      limiter: createLoginLimiter({ windowMs: 15 * 60_000, maxFailuresPerEmail: 10, maxFailuresPerAddress: 100 }),
+      limiter: createLoginLimiter(sharedLimiters, { perAddressAndAccount: config.limits.loginFailures, perAddress: config.limits.loginAddressFailures }),
+      registrations: config.limits.registrations && sharedLimiters('registrations', config.limits.registrations),
     }),
     services: createServicesService({ services: servicesRepo, access, secrets: secretBox, listener: hub }),
     history: createHistoryService(historyRepo, () => clock.now()),
@@ -173,6 +176,10 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     agents: createAgentsService(agentsRepo, access, (agentId) => gateway.disconnectAgent(agentId)),
     feed: createWsFeed(verifyCredential, bus, logger),
     pingDatabase: db.ping,
+    trustedProxies: config.http.trustedProxies,
+    // Counted in memory, per replica: a database write per request would cost more than the
+    // requests it limits. Logins and registrations are rare and costly, so they share theirs.
+    apiLimiter: config.limits.api && memoryRateLimiters()('api', config.limits.api),
   };
 
   return { appDeps, gateway, hub, dispatcher, escalationJob, heartbeatJob, retentionJob };

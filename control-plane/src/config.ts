@@ -1,11 +1,39 @@
 // Configuration is parsed once, here, from the environment; nothing else reads process.env.
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import type { RateLimit } from './limits/rate-limiter.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { message: 'must be true or false' })
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const port = z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535);
+
+/** "N/S": N events per S seconds, e.g. 1200/60; "off" for no limit. */
+const rateLimit = z
+  .string()
+  .regex(/^(\d+\/\d+s?|off)$/, 'must be EVENTS/SECONDS (e.g. 1200/60) or off')
+  .transform((v): RateLimit | undefined => {
+    if (v === 'off') return undefined;
+    const [points, seconds] = v.replace(/s$/, '').split('/').map(Number) as [number, number];
+    return { points, windowSeconds: seconds };
+  })
+  .refine((l) => l === undefined || (l.points >= 1 && l.windowSeconds >= 1), 'must allow at least 1 event in at least 1 second');
+
+/** Addresses or CIDR ranges (or loopback, linklocal, uniquelocal) of reverse proxies. */
+const addressList = z
+  .string()
+  .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+  .refine((list) => {
+    try {
+      proxyaddr.compile(list);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be a comma-separated list of IP addresses or CIDR ranges');
+
+const positiveInt = (unit: string) => z.coerce.number({ message: `must be a whole number of ${unit}` }).int(`must be a whole number of ${unit}`).min(1);
 
 const ConfigSchema = z.object({
   PORT: port.default(8080),
@@ -25,6 +53,14 @@ const ConfigSchema = z.object({
   GRPC_TLS_CERT: z.string().min(1).optional(),
   GRPC_TLS_KEY: z.string().min(1).optional(),
   GRPC_TLS_CLIENT_CA: z.string().min(1).optional(),
+  TRUSTED_PROXIES: addressList.prefault(''),
+  API_RATE_LIMIT: rateLimit.prefault('1200/60'),
+  REGISTRATION_RATE_LIMIT: rateLimit.prefault('10/10'),
+  LOGIN_FAILURE_LIMIT: rateLimit.prefault('10/900'),
+  LOGIN_ADDRESS_FAILURE_LIMIT: rateLimit.prefault('100/900'),
+  HTTP_HEADERS_TIMEOUT_SECONDS: positiveInt('seconds').max(300).default(10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: positiveInt('seconds').max(3600).default(30),
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: positiveInt('connections').max(100_000).default(512),
   SMTP_HOST: z.string().min(1).optional(),
   SMTP_PORT: port.optional(),
   SMTP_USER: z.string().min(1).optional(),
@@ -52,8 +88,31 @@ export interface Config {
   /** Days raw check results are kept; rollups (uptime, metrics) outlive them. */
   readonly checkRetentionDays: number;
   readonly notifications: NotificationSettings;
+  readonly http: HttpSettings;
+  readonly limits: LimitSettings;
   /** Files of the agents' gRPC endpoint TLS; absent: plaintext (loopback and trusted networks only). */
   readonly grpcTls: { certFile: string; keyFile: string; clientCaFile?: string } | undefined;
+}
+
+export interface HttpSettings {
+  /** Reverse proxies whose X-Forwarded-For is believed; nobody's by default. */
+  readonly trustedProxies: readonly string[];
+  readonly headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. */
+  readonly requestTimeoutMs: number;
+  readonly maxConnectionsPerClient: number;
+}
+
+/** Undefined: no limit. */
+export interface LimitSettings {
+  /** Requests per credential (user or API key). */
+  readonly api: RateLimit | undefined;
+  /** Accounts created per client address. */
+  readonly registrations: RateLimit | undefined;
+  /** Failed logins per client address and account. */
+  readonly loginFailures: RateLimit | undefined;
+  /** Failed logins per client address, whatever the account (password spraying). */
+  readonly loginAddressFailures: RateLimit | undefined;
 }
 
 export interface NotificationSettings {
@@ -92,6 +151,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databasePoolSize: c.DATABASE_POOL_SIZE,
     checkRetentionDays: c.CHECK_RETENTION_DAYS,
     grpcTls: c.GRPC_TLS_CERT && c.GRPC_TLS_KEY ? { certFile: c.GRPC_TLS_CERT, keyFile: c.GRPC_TLS_KEY, clientCaFile: c.GRPC_TLS_CLIENT_CA } : undefined,
+    http: Object.freeze({
+      trustedProxies: Object.freeze(c.TRUSTED_PROXIES),
+      headersTimeoutMs: c.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: c.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      maxConnectionsPerClient: c.HTTP_MAX_CONNECTIONS_PER_CLIENT,
+    }),
+    limits: Object.freeze({
+      api: c.API_RATE_LIMIT,
+      registrations: c.REGISTRATION_RATE_LIMIT,
+      loginFailures: c.LOGIN_FAILURE_LIMIT,
+      loginAddressFailures: c.LOGIN_ADDRESS_FAILURE_LIMIT,
+    }),
     notifications: Object.freeze({
       smtp: c.SMTP_HOST
         ? { host: c.SMTP_HOST, port: c.SMTP_PORT ?? (c.SMTP_SECURE ? 465 : 587), secure: c.SMTP_SECURE ?? false, user: c.SMTP_USER, password: c.SMTP_PASSWORD, from: c.SMTP_FROM ?? `outpost@${c.SMTP_HOST}` }

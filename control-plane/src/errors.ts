@@ -10,7 +10,9 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  /** Something the control plane depends on (its database) does not answer; retry later. */
+  | 'UNAVAILABLE';
 
 export interface ErrorDetail {
   path: string;

@@ -117,6 +117,7 @@ describe('access on every route', () => {
     ['GET', `/maintenance-windows/${ids.window}`],
     ['GET', `/escalation-policies/${ids.policy}`],
     ['GET', `/agents/${ids.agent}`],
+    ['GET', `/api-keys/${ids.apiKey}`],
     ['GET', `/heartbeats/${ids.heartbeat}`],
     ['GET', `/ssl-certificates/${ids.sslCertificate}`],
     ['GET', `/teams/${ids.team}`],
@@ -128,6 +129,18 @@ describe('access on every route', () => {
     const refused: string[] = [];
     for (const [method, path, body] of writes()) {
       const r = await cp.api.request(method, path, { json: body, token: viewer });
+      if (r.status !== 403) refused.push(`${method} ${path} → ${r.status} ${r.text}`);
+    }
+    expect(refused).to.deep.equal([]);
+  });
+
+  it('refuses a member every write of the admin matters (members, teams, API keys, agents, the organization) with 403', async () => {
+    const member = await cp.api.keyWithRole(owner, 'member');
+    const adminOnly = writes().filter(([, path]) => /^\/(members|teams|api-keys|agents|organization)\b/.test(path));
+    expect(adminOnly.length).to.be.greaterThan(10);
+    const refused: string[] = [];
+    for (const [method, path, body] of adminOnly) {
+      const r = await cp.api.request(method, path, { json: body, token: member });
       if (r.status !== 403) refused.push(`${method} ${path} → ${r.status} ${r.text}`);
     }
     expect(refused).to.deep.equal([]);

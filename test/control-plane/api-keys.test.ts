@@ -32,6 +32,10 @@ describe('API keys', () => {
     const listed = (await cp.api.get('/api-keys', u.token)).body;
     expect(listed).to.have.length(1);
     expect(JSON.stringify(listed)).to.not.include(key);
+    const one = await cp.api.get(`/api-keys/${created.body.id}`, u.token);
+    expect(one.status, one.text).to.equal(200);
+    expect(one.body).to.deep.equal(listed[0]);
+    expect((await cp.api.get('/api-keys/00000000-0000-4000-8000-000000000000', u.token)).status).to.equal(404);
 
     expect((await cp.api.get('/services', key)).status).to.equal(200);
     const made = await cp.api.post('/services', { name: 'by-key', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP' }, key);

@@ -42,6 +42,8 @@ export async function startTestControlPlane(options: HarnessOptions = {}): Promi
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // One secret for every control plane on the shared test database, as in production.
     JWT_SECRET: 'outpost-test-secret-0123456789abcdefghijklmnop',
+    // Every test registers users of its own from 127.0.0.1; limits.test.ts tests this limit.
+    REGISTRATION_RATE_LIMIT: 'off',
     ...options.env,
   });
   const logger = createLogger(config.logLevel);

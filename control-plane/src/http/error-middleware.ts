@@ -1,6 +1,8 @@
 // The one place that turns errors into HTTP answers (API.md "Errors"): an AppError becomes
-// its status and {"error": ...}; anything unexpected is logged and becomes a bare 500.
+// its status and {"error": ...}; a database that does not answer becomes 503 with
+// Retry-After; anything else unexpected is logged and becomes a bare 500.
 import type { Context, Next } from 'koa';
+import { isDatabaseUnavailable } from '../db/pg-errors.js';
 import { AppError, type ErrorCode } from '../errors.js';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -13,7 +15,11 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
 };
+
+/** Long enough for a database restart or a failover to finish. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   try {
@@ -27,6 +33,7 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   } catch (err) {
     const appError = toAppError(err);
     if (appError) {
+      if (appError.code === 'UNAVAILABLE' && appError !== err) ctx.state.log?.warn({ err }, 'database unavailable');
       ctx.status = STATUS_BY_CODE[appError.code];
       ctx.body = {
         error: appError.message,
@@ -42,18 +49,14 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   }
 }
 
-/** Maps errors thrown by Koa's own helpers (body parser, ctx.throw) onto our codes. */
+/** Maps what is not an AppError but still has a known meaning onto our codes. */
 function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
-  const e = err as { status?: number; type?: string; message?: string; expose?: boolean };
-  switch (e?.status) {
-    case 400:
-      return new AppError('VALIDATION_FAILED', e.type === 'entity.parse.failed' ? 'the request body is not valid JSON' : (e.message ?? 'bad request'));
-    case 413:
-      return new AppError('PAYLOAD_TOO_LARGE', 'the request body is larger than 1 MiB');
-    case 415:
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
-    default:
-      return undefined;
+  if (isDatabaseUnavailable(err)) {
+    return new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
   }
+  // Koa's own helpers (ctx.throw, the router) carry an HTTP status.
+  const e = err as { status?: number; message?: string };
+  if (e?.status === 400) return new AppError('VALIDATION_FAILED', e.message ?? 'bad request');
+  return undefined;
 }

@@ -17,7 +17,8 @@ export function requestContext(logger: Logger) {
       await next();
     } finally {
       ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        // The route's pattern, not the path: paths carry ids, slugs and heartbeat keys.
+        { method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'none', status: ctx.status, ms: Math.round(performance.now() - started) },
         'request',
       );
     }

@@ -1,6 +1,8 @@
 // An organization's own agents (API.md "Agents and locations"): each has a token shown
 // once, stored as a digest, rotatable (the previous token keeps working until revoked, so
-// a running agent is not cut off mid-rotation) and revoked with the agent.
+// a running agent is not cut off mid-rotation) and revoked with the agent. Everyone reads
+// them; only admins and owners create, rotate or delete them, because an agent's token
+// receives the organization's check secrets in the clear.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { notFound } from '../../errors.js';
 import type { Actor } from '../../http/authenticate.js';
@@ -20,7 +22,7 @@ export function createAgentsService(agents: AgentsRepository, access: Organizati
   };
   return {
     async create(actor: Actor, input: CreateAgentInput): Promise<{ agent: RegisteredAgent; token: string }> {
-      const organizationId = await access.resolveWritable(actor);
+      const organizationId = await access.resolveManaging(actor);
       const token = newAgentToken();
       const agent = await agents.insert({ id: randomUUID(), organizationId, name: input.name, location: input.location, token });
       return { agent, token };
@@ -32,14 +34,14 @@ export function createAgentsService(agents: AgentsRepository, access: Organizati
       return findIn(await access.resolveReadable(actor), id);
     },
     async rotateToken(actor: Actor, id: string): Promise<{ agent: RegisteredAgent; token: string }> {
-      const organizationId = await access.resolveWritable(actor);
+      const organizationId = await access.resolveManaging(actor);
       await findIn(organizationId, id);
       const token = newAgentToken();
       await agents.rotateToken(id, token);
       return { agent: await findIn(organizationId, id), token };
     },
     async revokePreviousToken(actor: Actor, id: string): Promise<RegisteredAgent> {
-      const organizationId = await access.resolveWritable(actor);
+      const organizationId = await access.resolveManaging(actor);
       await findIn(organizationId, id);
       await agents.revokePreviousToken(id);
       // A stream opened with the old token must not outlive it; the agent reconnects with the new one.
@@ -47,7 +49,7 @@ export function createAgentsService(agents: AgentsRepository, access: Organizati
       return findIn(organizationId, id);
     },
     async remove(actor: Actor, id: string): Promise<void> {
-      await findIn(await access.resolveWritable(actor), id);
+      await findIn(await access.resolveManaging(actor), id);
       await agents.delete(id);
       disconnect(id);
     },

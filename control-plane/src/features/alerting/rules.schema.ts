@@ -4,6 +4,9 @@ import { readOnly } from '../../http/validate.js';
 
 const uuid = (field: string) => z.uuid({ message: `${field} must be a UUID` });
 
+/** Room for every known key and a few extensions; an unknown key is kept, not a store. */
+const MAX_CONDITION_BYTES = 8 * 1024;
+
 // Known keys are checked; unknown keys are kept (the condition is extensible, API.md).
 export const RuleCondition = z.looseObject({
   statuses: z
@@ -18,7 +21,7 @@ export const RuleCondition = z.looseObject({
   channel_ids: z.array(uuid('each channel id')).max(50).nullable().optional(),
   // Every member of these teams gets an e-mail.
   team_ids: z.array(uuid('each team id')).max(50).nullable().optional(),
-});
+}).refine((c) => Buffer.byteLength(JSON.stringify(c)) <= MAX_CONDITION_BYTES, `condition must be at most ${MAX_CONDITION_BYTES / 1024} KiB of JSON`);
 
 const severity = z.enum(['critical', 'warning', 'info'], { message: 'severity must be critical, warning or info' });
 const name = z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200);

@@ -35,6 +35,9 @@ export function apiKeysRoutes(keys: ApiKeysService): Router {
     ctx.status = 201;
     ctx.body = { ...toApiKeyJson(key), key: secret };
   });
+  router.get('/:id', async (ctx) => {
+    ctx.body = toApiKeyJson(await keys.get(actorOf(ctx), parseInput(ApiKeyId, ctx.params.id, 'API key id')));
+  });
   router.delete('/:id', async (ctx) => {
     await keys.revoke(actorOf(ctx), parseInput(ApiKeyId, ctx.params.id, 'API key id'));
     ctx.status = 204;

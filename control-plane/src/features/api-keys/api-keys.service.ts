@@ -49,6 +49,12 @@ export function createApiKeysService(keys: ApiKeysRepository, hasher: PasswordHa
       return keys.list(await access.resolveManaging(actor));
     },
 
+    async get(actor: Actor, id: string): Promise<ApiKey> {
+      const key = await keys.find(await access.resolveManaging(actor), id);
+      if (!key) throw notFound('API key');
+      return key;
+    },
+
     async revoke(actor: Actor, id: string): Promise<void> {
       const organizationId = await access.resolveManaging(actor);
       if (!(await keys.find(organizationId, id))) throw notFound('API key');

@@ -8,7 +8,7 @@ export function authRoutes(auth: AuthService): Router {
 
   router.post('/register', async (ctx) => {
     const input = parseInput(RegisterInput, ctx.request.body);
-    const { userId, organizationId } = await auth.register(input);
+    const { userId, organizationId } = await auth.register(input, ctx.ip);
     ctx.status = 201;
     ctx.body = { message: 'user registered', user_id: userId, org_id: organizationId };
   });

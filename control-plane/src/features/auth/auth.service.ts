@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { SlugTakenError } from './accounts.repository.js';
 import type { RegisterInput, LoginInput } from './auth.schema.js';
+import type { RateLimiter } from '../../limits/rate-limiter.js';
 import type { LoginLimiter } from './login-limiter.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { TokenService } from './token-service.js';
@@ -13,17 +14,20 @@ export interface AuthServiceDeps {
   hasher: PasswordHasher;
   tokens: TokenService;
   limiter: LoginLimiter;
+  /** Accounts created per client address: each costs a password hash. Absent: no limit. */
+  registrations?: RateLimiter;
 }
 
 const INVALID_CREDENTIALS = 'invalid e-mail or password';
 const SLUG_ATTEMPTS = 5;
 
-export function createAuthService({ accounts, hasher, tokens, limiter }: AuthServiceDeps) {
+export function createAuthService({ accounts, hasher, tokens, limiter, registrations }: AuthServiceDeps) {
   // Verifying against a real hash for unknown e-mails keeps the timing of both failures alike.
   const dummyHash = hasher.hash(randomBytes(16).toString('hex'));
 
   return {
-    async register(input: RegisterInput) {
+    async register(input: RegisterInput, clientAddress: string) {
+      await registrations?.consume(clientAddress, 'too many accounts created from this address; try again later');
       const passwordHash = await hasher.hash(input.password);
       const userId = randomUUID();
       const organizationId = randomUUID();
@@ -47,14 +51,14 @@ export function createAuthService({ accounts, hasher, tokens, limiter }: AuthSer
 
     async login(input: LoginInput, clientAddress: string) {
       const attempt = { email: input.email, address: clientAddress };
-      limiter.assertAllowed(attempt);
+      await limiter.assertAllowed(attempt);
       const user = await accounts.findUserByEmail(input.email);
       const valid = await hasher.verify(user?.passwordHash ?? (await dummyHash), input.password);
       if (!user || !valid) {
-        limiter.recordFailure(attempt);
+        await limiter.recordFailure(attempt);
         throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
       }
-      limiter.recordSuccess(attempt);
+      await limiter.recordSuccess(attempt);
       const organizationId = await accounts.primaryOrganizationId(user.id);
       if (!organizationId) throw new AppError('FORBIDDEN', 'this user belongs to no organization');
       const token = await tokens.issue({ userId: user.id, tenantId: organizationId, email: user.email });

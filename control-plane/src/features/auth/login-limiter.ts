@@ -1,14 +1,10 @@
-// Limits failed logins in a sliding window, per e-mail (slows guessing one password) and
-// per client address (slows spraying many accounts), without locking out a user who
-// mistypes once. A success clears the e-mail's count.
-import { AppError } from '../../errors.js';
-
-export interface LoginLimiterOptions {
-  windowMs: number;
-  maxFailuresPerEmail: number;
-  maxFailuresPerAddress: number;
-  now?: () => number;
-}
+// Limits failed logins so that they hurt the attacker, not the account's owner: failures are
+// counted per client address and account (guessing one password from one place) and per
+// address (spraying many accounts from one place). Someone guessing a password from
+// elsewhere never locks the owner out, and a success clears that address's count for the
+// account. The address is the client's own even behind a proxy (TRUSTED_PROXIES).
+import { createHash } from 'node:crypto';
+import type { RateLimit, RateLimiter, RateLimiterFactory } from '../../limits/rate-limiter.js';
 
 export interface LoginAttempt {
   email: string;
@@ -16,52 +12,38 @@ export interface LoginAttempt {
 }
 
 export interface LoginLimiter {
-  /** Throws RATE_LIMITED (with Retry-After) when this e-mail or address failed too often lately. */
-  assertAllowed(attempt: LoginAttempt): void;
-  recordFailure(attempt: LoginAttempt): void;
-  recordSuccess(attempt: LoginAttempt): void;
+  /** RATE_LIMITED (with Retry-After) when this address failed too often, for this account or overall. */
+  assertAllowed(attempt: LoginAttempt): Promise<void>;
+  recordFailure(attempt: LoginAttempt): Promise<void>;
+  recordSuccess(attempt: LoginAttempt): Promise<void>;
 }
 
-/** Past this many tracked keys the oldest are forgotten, so a flood cannot exhaust memory. */
-const MAX_TRACKED_KEYS = 100_000;
+export interface LoginLimits {
+  perAddressAndAccount: RateLimit | undefined;
+  perAddress: RateLimit | undefined;
+}
 
-export function createLoginLimiter({ windowMs, maxFailuresPerEmail, maxFailuresPerAddress, now = Date.now }: LoginLimiterOptions): LoginLimiter {
-  const failures = new Map<string, number[]>();
-  const keysOf = (a: LoginAttempt): [string, number][] => [
-    [`email:${a.email}`, maxFailuresPerEmail],
-    [`address:${a.address}`, maxFailuresPerAddress],
+const MESSAGE = 'too many failed login attempts; try again later';
+
+export function createLoginLimiter(limiters: RateLimiterFactory, limits: LoginLimits): LoginLimiter {
+  const pair = limits.perAddressAndAccount && limiters('login-failures', limits.perAddressAndAccount);
+  const address = limits.perAddress && limiters('login-address-failures', limits.perAddress);
+  // The e-mail is kept as a digest: the counters need no one's address in the clear.
+  const pairKey = (a: LoginAttempt) => `${a.address}|${createHash('sha256').update(a.email).digest('base64url')}`;
+  const each = (a: LoginAttempt): [RateLimiter, string][] => [
+    ...(pair ? [[pair, pairKey(a)] as [RateLimiter, string]] : []),
+    ...(address ? [[address, a.address] as [RateLimiter, string]] : []),
   ];
 
-  const recent = (key: string): number[] => {
-    const cutoff = now() - windowMs;
-    const kept = (failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (kept.length === 0) failures.delete(key);
-    else failures.set(key, kept);
-    return kept;
-  };
-
   return {
-    assertAllowed(attempt) {
-      for (const [key, max] of keysOf(attempt)) {
-        const times = recent(key);
-        if (times.length >= max) {
-          const retryAfterMs = (times[times.length - max] ?? now()) + windowMs - now();
-          throw new AppError('RATE_LIMITED', 'too many failed login attempts; try again later', {
-            retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
-          });
-        }
-      }
+    async assertAllowed(attempt) {
+      for (const [limiter, key] of each(attempt)) await limiter.assertAvailable(key, MESSAGE);
     },
-    recordFailure(attempt) {
-      for (const [key] of keysOf(attempt)) {
-        const times = [...recent(key), now()];
-        failures.delete(key);
-        failures.set(key, times);
-      }
-      while (failures.size > MAX_TRACKED_KEYS) failures.delete(failures.keys().next().value!);
+    async recordFailure(attempt) {
+      for (const [limiter, key] of each(attempt)) await limiter.consume(key, MESSAGE);
     },
-    recordSuccess(attempt) {
-      failures.delete(`email:${attempt.email}`);
+    async recordSuccess(attempt) {
+      await pair?.reset(pairKey(attempt));
     },
   };
 }

@@ -1,6 +1,7 @@
 // Which organization a request acts on, and whether the actor's role allows it. Roles
 // rank owner > admin > member > viewer (API.md): viewers read; members also write services,
-// rules, alerts and channels; admins also manage members, teams and API keys. An API key
+// rules, alerts and channels; admins also manage members, teams, API keys and agents (an
+// agent's token receives the organization's decrypted check secrets). An API key
 // acts in its own organization only, with the lower of its role and its creator's.
 import { AppError } from '../../errors.js';
 import type { Actor } from '../../http/authenticate.js';
@@ -17,7 +18,7 @@ export interface OrganizationAccess {
   resolveReadable(actor: Actor, slug?: string): Promise<string>;
   /** The token's organization, or `organizationId`; FORBIDDEN unless the actor may write there. */
   resolveWritable(actor: Actor, organizationId?: string): Promise<string>;
-  /** The token's organization; FORBIDDEN below admin (members, teams, API keys). */
+  /** The token's organization; FORBIDDEN below admin (members, teams, API keys, agents). */
   resolveManaging(actor: Actor): Promise<string>;
   assertCanWrite(role: Role): void;
 }
@@ -51,7 +52,7 @@ export function createOrganizationAccess(organizations: OrganizationsRepository)
       return organizationId;
     },
     async resolveManaging(actor) {
-      assertAtLeast(await roleIn(actor, actor.organizationId), 'admin', 'manage members, teams or API keys');
+      assertAtLeast(await roleIn(actor, actor.organizationId), 'admin', 'manage members, teams, API keys or agents');
       return actor.organizationId;
     },
     assertCanWrite: (role) => assertAtLeast(role, 'member', 'make changes'),
