@@ -75,7 +75,8 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps) {
-  const app = websockify(new Koa({ proxy: false }), deps.feed.serverOptions);
+  // The WebSocket server is attached to the HTTP server by the caller (control-plane.ts).
+  const app = websockify(new Koa({ proxy: false }));
 
   const api = new Router({ prefix: '/api/v1' });
   const publicRoutes = [healthRoutes(deps.pingDatabase), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages)];

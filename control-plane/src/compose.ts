@@ -174,7 +174,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     maintenance: createMaintenanceService(maintenanceRepo, access, references),
     escalation: createEscalationService(escalationRepo, access, references),
     agents: createAgentsService(agentsRepo, access, (agentId) => gateway.disconnectAgent(agentId)),
-    feed: createWsFeed(verifyCredential, bus, logger),
+    feed: createWsFeed({ verify: verifyCredential, access, bus, logger }),
     pingDatabase: db.ping,
     trustedProxies: config.http.trustedProxies,
     // Counted in memory, per replica: a database write per request would cost more than the

@@ -135,6 +135,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`invalid configuration: ${name} ${issue?.message ?? 'is invalid'} (got ${JSON.stringify(env[name] ?? '')})`);
   }
   const c = parsed.data;
+  if (c.HTTP_HEADERS_TIMEOUT_SECONDS > c.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError('invalid configuration: HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
+  }
   if (Boolean(c.GRPC_TLS_CERT) !== Boolean(c.GRPC_TLS_KEY)) {
     throw new ConfigError(`invalid configuration: ${c.GRPC_TLS_CERT ? 'GRPC_TLS_KEY' : 'GRPC_TLS_CERT'} is required when the other is set`);
   }

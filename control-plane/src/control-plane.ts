@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { RetryPolicy } from './features/notifications/dispatcher.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
+import { createHttpServer } from './http/http-server.js';
 import type { Logger } from './logger.js';
 import { resolveSecrets } from './secrets.js';
 
@@ -46,9 +47,11 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   parts.retentionJob.start();
 
   const grpc = await startGrpcServer(parts.gateway, config.host, config.grpcPort, config.grpcTls);
-  const http: Server = await new Promise((resolve, reject) => {
-    const server = app.listen(config.port, config.host, () => resolve(server));
-    server.once('error', reject);
+  const http: Server = createHttpServer(app.callback(), config.http);
+  app.ws.listen({ ...parts.appDeps.feed.serverOptions, server: http });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.port, config.host, () => resolve());
   });
   const httpPort = (http.address() as { port: number }).port;
   parts.dispatcher.start();

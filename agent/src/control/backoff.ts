@@ -1,5 +1,8 @@
 // Reconnect delays: exponential growth with full jitter, so a fleet of agents cut off
-// together spreads its reconnects over the whole window instead of arriving in waves.
+// together spreads its reconnects over the whole window instead of arriving in waves. The
+// cap is low on purpose: an agent must be back within seconds of its control plane (a long
+// outage must not leave it sleeping 20 s after the restart), and the jitter still spreads
+// a fleet's reconnects over those seconds.
 export interface BackoffOptions {
   baseMs?: number;
   maxMs?: number;
@@ -14,7 +17,9 @@ export interface Backoff {
   reset(): void;
 }
 
-export function createBackoff({ baseMs = 250, maxMs = 30_000, random = Math.random }: BackoffOptions = {}): Backoff {
+export const DEFAULT_MAX_BACKOFF_MS = 3_000;
+
+export function createBackoff({ baseMs = 250, maxMs = DEFAULT_MAX_BACKOFF_MS, random = Math.random }: BackoffOptions = {}): Backoff {
   let attempt = 0;
   return {
     next() {

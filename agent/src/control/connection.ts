@@ -46,10 +46,11 @@ export function createConnection(options: ConnectionOptions): Connection {
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.keepalive_permit_without_calls': 1,
     // The channel's own reconnect backoff grows to two minutes by default, during which every
-    // call fails at once; keep it short so our loop finds a returning control plane quickly.
+    // call fails at once; keep it below our loop's so a returning control plane is found
+    // within seconds.
     'grpc.initial_reconnect_backoff_ms': 250,
     'grpc.min_reconnect_backoff_ms': 250,
-    'grpc.max_reconnect_backoff_ms': 5_000,
+    'grpc.max_reconnect_backoff_ms': 2_000,
   });
   let call: ClientDuplexStream<AgentMessage, ControlMessage> | undefined;
   let welcomed = false;

@@ -12,6 +12,8 @@ export interface Actor {
   organizationId: string;
   /** Set when the request came with an API key instead of a JWT. */
   apiKey?: { id: string; role: Role };
+  /** When the credential stops being valid (a JWT's exp); API keys last until revoked. */
+  expiresAt?: Date;
 }
 
 /** Turns a bearer credential (JWT or API key) into the acting user. */
@@ -21,7 +23,7 @@ export function jwtOrApiKey(tokens: TokenService, apiKeys: { isApiKey(raw: strin
   return async (credential) => {
     if (apiKeys.isApiKey(credential)) return apiKeys.authenticate(credential);
     const claims = await tokens.verify(credential);
-    return { userId: claims.userId, email: claims.email, organizationId: claims.tenantId };
+    return { userId: claims.userId, email: claims.email, organizationId: claims.tenantId, expiresAt: claims.expiresAt };
   };
 }
 

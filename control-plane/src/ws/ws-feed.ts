@@ -1,16 +1,31 @@
-// The live feed at /api/v1/ws (API.md "WebSocket"): the token is checked before the
-// upgrade completes (401 otherwise); each socket receives its organization's events only.
+// The live feed at /api/v1/ws (API.md "WebSocket"), authorized like a REST read: before the
+// upgrade completes the credential must be valid (401) and its user a member of the
+// organization (403); afterwards every socket is checked again every few seconds and closed
+// once that right ends: the token expired (4401), the API key was revoked, the member was
+// removed or the user deleted (4403). Each socket receives its organization's events only.
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
+import { AppError } from '../errors.js';
+import type { Grant, GrantEnd } from '../features/organizations/organizations.repository.js';
+import type { OrganizationAccess } from '../features/organizations/organization-access.js';
 import type { EventBus, OrganizationEvent } from '../features/realtime/event-bus.js';
 import type { CredentialVerifier } from '../http/authenticate.js';
 import type { Logger } from '../logger.js';
 
 export const WS_PATH = '/api/v1/ws';
 const PING_INTERVAL_MS = 30_000;
+const RECHECK_INTERVAL_MS = 2_000;
+
+/** Close codes in the application range, after the HTTP statuses they stand for. */
+export const CLOSE_EXPIRED = 4401;
+export const CLOSE_REVOKED = 4403;
+const REVOKED_REASONS: Record<GrantEnd, string> = {
+  api_key_revoked: 'the API key was revoked',
+  membership_ended: 'no longer a member of this organization',
+};
 
 export interface WsFeed {
-  /** Options for koa-websocket's ws server: path and the pre-upgrade token check. */
+  /** Options for the ws server: path and the pre-upgrade authorization. */
   serverOptions: {
     path: string;
     verifyClient(info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void): void;
@@ -21,8 +36,23 @@ export interface WsFeed {
   clients(): number;
 }
 
-export function createWsFeed(verify: CredentialVerifier, bus: EventBus, logger: Logger, pingIntervalMs = PING_INTERVAL_MS): WsFeed {
-  const organizationOf = new WeakMap<IncomingMessage, string>();
+export interface WsFeedDeps {
+  verify: CredentialVerifier;
+  access: Pick<OrganizationAccess, 'resolveReadable' | 'endedGrants'>;
+  bus: EventBus;
+  logger: Logger;
+  pingIntervalMs?: number;
+  recheckIntervalMs?: number;
+}
+
+interface Subscription {
+  grant: Grant;
+  expiresAt: number | null;
+}
+
+export function createWsFeed({ verify, access, bus, logger, pingIntervalMs = PING_INTERVAL_MS, recheckIntervalMs = RECHECK_INTERVAL_MS }: WsFeedDeps): WsFeed {
+  const admitted = new WeakMap<IncomingMessage, Subscription>();
+  const subscriptions = new Map<WebSocket, Subscription>();
   const byOrganization = new Map<string, Set<WebSocket>>();
   const alive = new WeakSet<WebSocket>();
 
@@ -35,18 +65,49 @@ export function createWsFeed(verify: CredentialVerifier, bus: EventBus, logger: 
 
   // Sockets that did not answer the previous ping are gone (half-open TCP); drop them.
   const pinger = setInterval(() => {
-    for (const sockets of byOrganization.values()) {
-      for (const socket of sockets) {
-        if (!alive.has(socket)) {
-          socket.terminate();
-          continue;
-        }
-        alive.delete(socket);
-        socket.ping();
+    for (const socket of subscriptions.keys()) {
+      if (!alive.has(socket)) {
+        socket.terminate();
+        continue;
       }
+      alive.delete(socket);
+      socket.ping();
     }
   }, pingIntervalMs);
   pinger.unref();
+
+  let rechecking = false;
+  const recheck = async () => {
+    if (rechecking || subscriptions.size === 0) return;
+    rechecking = true;
+    try {
+      const now = Date.now();
+      const open = [...subscriptions].filter(([socket, s]) => {
+        if (s.expiresAt === null || s.expiresAt > now) return true;
+        socket.close(CLOSE_EXPIRED, 'the token has expired');
+        return false;
+      });
+      const ended = await access.endedGrants(open.map(([, s]) => s.grant));
+      open.forEach(([socket], i) => {
+        const reason = ended[i];
+        if (reason) socket.close(CLOSE_REVOKED, REVOKED_REASONS[reason]);
+      });
+    } catch (err) {
+      // The database is away: sockets stay until it can say otherwise (REST answers 503 meanwhile).
+      logger.warn({ err }, 'could not re-check WebSocket access');
+    } finally {
+      rechecking = false;
+    }
+  };
+  const rechecker = setInterval(() => void recheck(), recheckIntervalMs);
+  rechecker.unref();
+
+  const leave = (socket: WebSocket, organizationId: string) => {
+    subscriptions.delete(socket);
+    const sockets = byOrganization.get(organizationId);
+    sockets?.delete(socket);
+    if (sockets?.size === 0) byOrganization.delete(organizationId);
+  };
 
   return {
     serverOptions: {
@@ -54,37 +115,45 @@ export function createWsFeed(verify: CredentialVerifier, bus: EventBus, logger: 
       verifyClient(info, done) {
         const token = new URL(info.req.url ?? '', 'http://localhost').searchParams.get('token');
         if (!token) return done(false, 401, 'Unauthorized');
-        verify(token).then(
-          (actor) => {
-            organizationOf.set(info.req, actor.organizationId);
+        verify(token)
+          .then(async (actor) => {
+            const organizationId = await access.resolveReadable(actor);
+            admitted.set(info.req, {
+              grant: { userId: actor.userId, organizationId, apiKeyId: actor.apiKey?.id ?? null },
+              expiresAt: actor.expiresAt?.getTime() ?? null,
+            });
             done(true);
-          },
-          () => done(false, 401, 'Unauthorized'),
-        );
+          })
+          .catch((err) => {
+            if (err instanceof AppError && err.code === 'FORBIDDEN') return done(false, 403, 'Forbidden');
+            if (err instanceof AppError && err.code === 'UNAUTHENTICATED') return done(false, 401, 'Unauthorized');
+            logger.warn({ err }, 'could not authorize a WebSocket upgrade');
+            done(false, 503, 'Service Unavailable');
+          });
       },
     },
 
     accept({ websocket, req }) {
-      const organizationId = organizationOf.get(req);
-      if (!organizationId) return websocket.close(1008, 'unauthorized');
+      const subscription = admitted.get(req);
+      if (!subscription) return websocket.close(CLOSE_REVOKED, 'unauthorized');
+      const { organizationId } = subscription.grant;
       const sockets = byOrganization.get(organizationId) ?? new Set();
       byOrganization.set(organizationId, sockets);
       sockets.add(websocket);
+      subscriptions.set(websocket, subscription);
       alive.add(websocket);
       websocket.on('pong', () => alive.add(websocket));
-      websocket.on('close', () => {
-        sockets.delete(websocket);
-        if (sockets.size === 0) byOrganization.delete(organizationId);
-      });
+      websocket.on('close', () => leave(websocket, organizationId));
       websocket.on('error', (err) => logger.debug({ err }, 'websocket error'));
     },
 
     close() {
       unsubscribe();
       clearInterval(pinger);
-      for (const sockets of byOrganization.values()) for (const socket of sockets) socket.close(1001, 'server shutting down');
+      clearInterval(rechecker);
+      for (const socket of subscriptions.keys()) socket.close(1001, 'server shutting down');
     },
 
-    clients: () => [...byOrganization.values()].reduce((n, s) => n + s.size, 0),
+    clients: () => subscriptions.size,
   };
 }

@@ -22,6 +22,14 @@ describe('backoff', () => {
     });
   });
 
+  describe('defaults', () => {
+    it('never wait more than 3 s, however long the outage, so an agent is back within seconds', () => {
+      const b = createBackoff({ random: () => 0.999_999 });
+      const delays = Array.from({ length: 100 }, () => b.next());
+      expect(Math.max(...delays)).to.equal(3_000);
+    });
+  });
+
   describe('reset', () => {
     it('starts again from the base after a welcome', () => {
       const b = createBackoff({ baseMs: 250, random: () => 1 });

@@ -10,10 +10,14 @@ export interface TokenClaims {
   email: string;
 }
 
+export interface VerifiedToken extends TokenClaims {
+  expiresAt: Date;
+}
+
 export interface TokenService {
   issue(claims: TokenClaims): Promise<string>;
   /** Throws UNAUTHENTICATED for a malformed, expired, tampered or unsigned token. */
-  verify(token: string): Promise<TokenClaims>;
+  verify(token: string): Promise<VerifiedToken>;
 }
 
 export function createTokenService(secret: string, now: () => Date = () => new Date()): TokenService {
@@ -34,11 +38,11 @@ export function createTokenService(secret: string, now: () => Date = () => new D
           requiredClaims: ['exp', 'iat'],
           currentDate: now(),
         });
-        const { user_id: userId, tenant_id: tenantId, email } = payload;
+        const { user_id: userId, tenant_id: tenantId, email, exp } = payload;
         if (typeof userId !== 'string' || typeof tenantId !== 'string' || typeof email !== 'string') {
           throw new AppError('UNAUTHENTICATED', 'the token lacks the user_id, tenant_id or email claim');
         }
-        return { userId, tenantId, email };
+        return { userId, tenantId, email, expiresAt: new Date(exp! * 1000) };
       } catch (err) {
         if (err instanceof AppError) throw err;
         if (err instanceof joseErrors.JWTExpired) throw new AppError('UNAUTHENTICATED', 'the token has expired');

@@ -6,7 +6,7 @@
 import { AppError } from '../../errors.js';
 import type { Actor } from '../../http/authenticate.js';
 import type { Role } from './membership.entity.js';
-import type { OrganizationsRepository } from './organizations.repository.js';
+import type { Grant, GrantEnd, OrganizationsRepository } from './organizations.repository.js';
 
 export const ROLE_RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
@@ -21,6 +21,8 @@ export interface OrganizationAccess {
   /** The token's organization; FORBIDDEN below admin (members, teams, API keys, agents). */
   resolveManaging(actor: Actor): Promise<string>;
   assertCanWrite(role: Role): void;
+  /** For long-lived readers (the WebSocket feed): null while each grant holds, else why it ended. */
+  endedGrants(grants: Grant[]): Promise<(GrantEnd | null)[]>;
 }
 
 export function createOrganizationAccess(organizations: OrganizationsRepository): OrganizationAccess {
@@ -56,5 +58,6 @@ export function createOrganizationAccess(organizations: OrganizationsRepository)
       return actor.organizationId;
     },
     assertCanWrite: (role) => assertAtLeast(role, 'member', 'make changes'),
+    endedGrants: (grants) => organizations.endedGrants(grants),
   };
 }

@@ -2,9 +2,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { MembershipEntity, type Role } from './membership.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 
+/** A standing permission to read an organization: a user's membership, maybe through an API key. */
+export interface Grant {
+  userId: string;
+  organizationId: string;
+  apiKeyId: string | null;
+}
+
+/** Why a grant no longer holds. */
+export type GrantEnd = 'membership_ended' | 'api_key_revoked';
+
 export interface OrganizationsRepository {
   roleOf(userId: string, organizationId: string): Promise<Role | null>;
   findIdBySlug(slug: string): Promise<string | null>;
+  /** For each grant, null while it holds, or why it ended; one statement for all of them. */
+  endedGrants(grants: Grant[]): Promise<(GrantEnd | null)[]>;
 }
 
 export function createOrganizationsRepository(em: () => EntityManager): OrganizationsRepository {
@@ -16,6 +28,21 @@ export function createOrganizationsRepository(em: () => EntityManager): Organiza
     async findIdBySlug(slug) {
       const org = await em().findOne(OrganizationEntity, { slug }, { fields: ['id'] });
       return org?.id ?? null;
+    },
+    async endedGrants(grants) {
+      const ended: (GrantEnd | null)[] = grants.map(() => null);
+      if (grants.length === 0) return ended;
+      // A deleted user leaves no memberships (cascade), so "membership ended" covers it too.
+      const rows = await em().execute<{ i: number; reason: GrantEnd }[]>(
+        `select g.i, case when g.api_key_id is not null and not exists (select 1 from api_keys k where k.id = g.api_key_id)
+                          then 'api_key_revoked' else 'membership_ended' end as reason
+           from unnest(?::int[], ?::uuid[], ?::uuid[], ?::uuid[]) as g (i, user_id, organization_id, api_key_id)
+          where not exists (select 1 from memberships m where m.user_id = g.user_id and m.organization_id = g.organization_id)
+             or (g.api_key_id is not null and not exists (select 1 from api_keys k where k.id = g.api_key_id))`,
+        [grants.map((_, i) => i), grants.map((g) => g.userId), grants.map((g) => g.organizationId), grants.map((g) => g.apiKeyId)],
+      );
+      for (const row of rows) ended[row.i] = row.reason;
+      return ended;
     },
   };
 }

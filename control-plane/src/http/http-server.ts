@@ -1,0 +1,48 @@
+// The HTTP server under the Koa app, with deliberate limits instead of Node's defaults (which
+// hold a request trickling in a byte at a time for 300 s): headers within a few seconds,
+// the whole request within HTTP_REQUEST_TIMEOUT_SECONDS, idle keep-alive connections closed
+// after 5 s, and at most HTTP_MAX_CONNECTIONS_PER_CLIENT connections open from one address.
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { HttpSettings } from '../config.js';
+
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** How often Node looks for requests past their timeouts (its default is 30 s). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+export function createHttpServer(handler: http.RequestListener, settings: HttpSettings): http.Server {
+  const server = http.createServer(
+    {
+      headersTimeout: settings.headersTimeoutMs,
+      requestTimeout: settings.requestTimeoutMs,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
+    handler,
+  );
+  limitConnectionsPerClient(server, settings.maxConnectionsPerClient);
+  return server;
+}
+
+/**
+ * Refuses connections from an address that already holds `max`: one client opening
+ * thousands of slow connections cannot take every socket the process has. Counts TCP peers,
+ * so behind a reverse proxy the limit is the proxy's, and should be raised to match.
+ */
+function limitConnectionsPerClient(server: http.Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}
