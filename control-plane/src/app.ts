@@ -114,6 +114,9 @@ export function createApp(deps: AppDeps) {
   app.use(api.routes());
   app.use(api.allowedMethods());
 
+  // What reaches here is a connection that failed under a response (a client gone, a request
+  // timeout); Koa would print it to stderr.
+  app.on('error', (err) => deps.logger.debug({ err }, 'connection failed during a response'));
   app.ws.use((ctx) => deps.feed.accept(ctx as unknown as Parameters<WsFeed['accept']>[0]));
   return app;
 }

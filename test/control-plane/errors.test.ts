@@ -1,5 +1,6 @@
 // The error table of API.md: every failure is JSON {"error": ...} with the right status.
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import type { Reply, TestUser } from '../support/api-client.js';
@@ -49,6 +50,43 @@ describe('error answers', () => {
   it('answers 413 for a body over 1 MiB', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10), endpoint: 'http://127.0.0.1/', check_type: 'HTTP' });
     expectError(await cp.api.request('POST', '/services', { token: user.token, body: big, headers: { 'content-type': 'application/json' } }), 413);
+  });
+
+  it('answers 400 for a body that is not what its Content-Encoding says, 415 for an unknown encoding', async () => {
+    const login = JSON.stringify({ email: user.email, password: user.password });
+    for (const encoding of ['gzip', 'br', 'deflate']) {
+      expectError(await cp.api.request('POST', '/auth/login', { body: login, headers: { 'content-type': 'application/json', 'content-encoding': encoding } }), 400);
+    }
+    expectError(await cp.api.request('POST', '/auth/login', { body: login, headers: { 'content-type': 'application/json', 'content-encoding': 'compress' } }), 415);
+    const gzipped = await fetch(`${cp.baseUrl}/api/v1/auth/login`, { method: 'POST', body: gzipSync(login), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect(gzipped.status, 'a real gzip body is read').to.equal(200);
+  });
+
+  it('answers 400 naming the field for text that cannot be stored (NUL, a lone surrogate), on every kind of route', async () => {
+    const nul = await cp.api.post('/auth/register', { email: 'nul@example.com', password: 'long-enough', full_name: 'Ada\u0000' });
+    expectError(nul, 400);
+    expect(nul.body.details).to.deep.equal([{ path: 'full_name', message: 'contains a NUL character (U+0000)' }]);
+    const surrogate = await cp.api.post('/services', { name: 'svc', endpoint: 'http://127.0.0.1/', check_type: 'HTTP', tags: ['a\ud800'] }, user.token);
+    expectError(surrogate, 400);
+    expect(surrogate.body.details[0].path).to.equal('tags.0');
+    expectError(await cp.api.post('/alert-rules', { name: 'r', severity: 'info', condition: { 'x\u0000': 1 } }, user.token), 400);
+    expectError(await cp.api.get('/services?tag=a%00b', user.token), 400);
+    expectError(await cp.api.get('/status-pages/a%00b/public'), 400);
+  });
+
+  it('answers 400 for JSON nested deeper than any resource, and for an alert-rule condition over 8 KiB', async () => {
+    const deep = `{"name":"r","severity":"info","condition":${'{"a":'.repeat(4500)}1${'}'.repeat(4500)}}`;
+    expectError(await cp.api.request('POST', '/alert-rules', { token: user.token, body: deep, headers: { 'content-type': 'application/json' } }), 400);
+    const big = await cp.api.post('/alert-rules', { name: 'r', severity: 'info', condition: { note: 'x'.repeat(1_000_000) } }, user.token);
+    expectError(big, 400);
+    expect(big.body.error).to.match(/condition must be at most 8 KiB/);
+    expect((await cp.api.post('/alert-rules', { name: 'r', severity: 'info', condition: { note: 'kept' } }, user.token)).body.condition).to.deep.equal({ note: 'kept' });
+  });
+
+  it('answers 400 for a __proto__ key', async () => {
+    const r = await cp.api.request('POST', '/services', { token: user.token, body: '{"__proto__":{"admin":true},"name":"x"}', headers: { 'content-type': 'application/json' } });
+    expectError(r, 400);
+    expect(r.body.error).to.match(/__proto__/);
   });
 
   it('answers 405 JSON for a method the route does not have', async () => {
