@@ -1,41 +1,113 @@
-// Operator commands run on the control plane's host, against its database:
+// Operator commands run on the control plane's host, against its database and DATA_DIR:
 //   npm run admin -- set-plan ORG_SLUG PLAN
-import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { createLogger } from './logger.js';
+//   npm run admin -- reseal-secrets        stored secrets onto the current data key
+//   npm run admin -- rotate-data-key       a new data key (DATA_DIR keyring), then reseal
+//   npm run admin -- rotate-jwt-secret     a new JWT secret (DATA_DIR); every token is refused after a restart
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { addKeyToFile, keyringFromKeys, newDataKey } from './crypto/keyring.js';
+import { createSecretBox, type SecretBox } from './crypto/secret-box.js';
+import { openDatabase, type Database } from './db/database.js';
 import { PLANS } from './features/organizations/plans.js';
+import { resealSecrets, type ResealReport } from './features/secrets/reseal-secrets.js';
+import { createSealedValuesRepository } from './features/secrets/sealed-values.repository.js';
+import { createLogger } from './logger.js';
+import { replaceKeptJwtSecret, resolveSecrets } from './secrets.js';
 
-const USAGE = `usage: admin set-plan ORG_SLUG PLAN   (plans: ${Object.keys(PLANS).join(', ')})`;
+/** A refusal the operator can fix: printed without a stack, exit code 1 (2 for usage). */
+class RefusedError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+  }
+}
 
-async function main(args: string[]): Promise<number> {
-  const [command, slug, plan] = args;
-  if (command !== 'set-plan' || !slug || !plan) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  if (!(plan in PLANS)) {
-    process.stderr.write(`unknown plan "${plan}"\n${USAGE}\n`);
-    return 2;
-  }
-  const config = loadConfig(process.env);
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+async function withDatabase<T>(config: Config, work: (db: Database) => Promise<T>): Promise<T> {
   const db = await openDatabase({ url: config.databaseUrl, embeddedDataDir: config.dataDir, poolSize: 1, logger: createLogger('warn') });
   try {
-    const rows = await db.em().execute<{ id: string }[]>('update organizations set plan = ?, updated_at = now() where slug = ? returning id', [plan, slug]);
-    if (rows.length === 0) {
-      process.stderr.write(`no organization with the slug "${slug}"\n`);
-      return 1;
-    }
-    process.stdout.write(`organization ${slug} is now on the ${plan} plan\n`);
-    return 0;
+    return await work(db);
   } finally {
     await db.close();
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : `admin failed: ${err instanceof Error ? err.message : String(err)}`}\n`);
-    process.exit(1);
-  },
-);
+async function reseal(config: Config, box: SecretBox, options: { onlyLegacy?: boolean } = {}): Promise<ResealReport> {
+  const report = await withDatabase(config, (db) => resealSecrets(createSealedValuesRepository(db.em), box, options));
+  print(`re-sealed ${report.resealed} stored secret(s)${report.skipped ? `; ${report.skipped} changed meanwhile (run again)` : ''}`);
+  if (report.unreadable > 0) throw new RefusedError(`${report.unreadable} stored secret(s) open with no key of the keyring; restore the missing key from the backup of the keys`);
+  return report;
+}
+
+function program(config: Config): Command {
+  const secrets = () => resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, agentToken: config.agentToken, dataKeys: config.dataEncryptionKeys });
+  const cli = new Command('admin').exitOverride().showHelpAfterError();
+
+  cli
+    .command('set-plan')
+    .argument('<org-slug>')
+    .argument('<plan>', `one of ${Object.keys(PLANS).join(', ')}`)
+    .description("change an organization's plan")
+    .action(async (slug: string, plan: string) => {
+      if (!(plan in PLANS)) throw new RefusedError(`unknown plan "${plan}" (plans: ${Object.keys(PLANS).join(', ')})`, 2);
+      const rows = await withDatabase(config, (db) => db.em().execute<{ id: string }[]>('update organizations set plan = ?, updated_at = now() where slug = ? returning id', [plan, slug]));
+      if (rows.length === 0) throw new RefusedError(`no organization with the slug "${slug}"`);
+      print(`organization ${slug} is now on the ${plan} plan`);
+    });
+
+  cli
+    .command('reseal-secrets')
+    .description('seal every stored secret under the current data key, so older keys are no longer needed')
+    .action(async () => {
+      const { dataKeys, jwtSecret } = secrets();
+      await reseal(config, createSecretBox(dataKeys, jwtSecret));
+      print(`every stored secret is sealed under the data key "${dataKeys.current().id}"`);
+    });
+
+  cli
+    .command('rotate-data-key')
+    .description('add a new data key to DATA_DIR/data-keys, seal every stored secret under it, keep the old keys for older backups')
+    .action(async () => {
+      if (config.dataEncryptionKeys) {
+        throw new RefusedError(
+          'the data keys come from DATA_ENCRYPTION_KEYS: add a new ID:KEY at its end on every control plane and restart them, ' +
+            'move it first and restart them again, then run reseal-secrets; drop the old key once no backup needs it',
+        );
+      }
+      const { jwtSecret } = secrets();
+      const keys = addKeyToFile(config.dataDir, newDataKey());
+      await reseal(config, createSecretBox(keyringFromKeys(keys), jwtSecret));
+      print(`the data key "${keys[0]!.id}" now seals; ${keys.slice(1).map((k) => `"${k.id}"`).join(', ')} kept in ${config.dataDir}/data-keys to open older backups`);
+    });
+
+  cli
+    .command('rotate-jwt-secret')
+    .description('replace the JWT secret in DATA_DIR: after a restart every token issued so far is refused')
+    .action(async () => {
+      const { dataKeys, jwtSecret } = secrets();
+      // Secrets of the first format are sealed under the JWT secret: move them off it first.
+      await reseal(config, createSecretBox(dataKeys, jwtSecret), { onlyLegacy: true });
+      if (config.jwtSecret) throw new RefusedError('JWT_SECRET comes from the environment: set a new value there (at least 32 characters) and restart every control plane');
+      replaceKeptJwtSecret(config.dataDir);
+      print(`a new JWT secret is in ${config.dataDir}/jwt-secret; restart every control plane: tokens issued so far are refused, people sign in again`);
+    });
+
+  return cli;
+}
+
+async function main(args: string[]): Promise<number> {
+  try {
+    await program(loadConfig(process.env)).parseAsync(args, { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof RefusedError || err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return err instanceof RefusedError ? err.exitCode : 2;
+    }
+    process.stderr.write(`admin failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));

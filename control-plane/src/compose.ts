@@ -54,6 +54,8 @@ import { createServicesRepository } from './features/services/services.repositor
 import { createServicesService, optionsForAgent } from './features/services/services.service.js';
 import { createSslCertificatesRepository } from './features/ssl-certificates/ssl-certificates.repository.js';
 import { createSslCertificatesService } from './features/ssl-certificates/ssl-certificates.service.js';
+import { resealSecrets } from './features/secrets/reseal-secrets.js';
+import { createSealedValuesRepository } from './features/secrets/sealed-values.repository.js';
 import { createTeamsRepository } from './features/teams/teams.repository.js';
 import { createTeamsService } from './features/teams/teams.service.js';
 import { createStatusPagesRepository } from './features/status-pages/status-pages.repository.js';
@@ -75,7 +77,7 @@ export interface ComposeOptions {
 
 export function compose(config: Config, db: Database, secrets: Secrets, logger: Logger, options: ComposeOptions) {
   const { clock } = options;
-  const secretBox = createSecretBox(secrets.jwtSecret);
+  const secretBox = createSecretBox(secrets.dataKeys, secrets.jwtSecret);
   const bus = createEventBus((err) => logger.error({ err }, 'event listener failed'));
   const tokens = createTokenService(secrets.jwtSecret);
   const access = createOrganizationAccess(createOrganizationsRepository(db.em));
@@ -182,5 +184,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     apiLimiter: config.limits.api && memoryRateLimiters()('api', config.limits.api),
   };
 
-  return { appDeps, gateway, hub, dispatcher, escalationJob, heartbeatJob, retentionJob };
+  /** Secrets of the first format depend on the JWT secret; moved onto the data key at start. */
+  const resealLegacySecrets = () => resealSecrets(createSealedValuesRepository(db.em), secretBox, { onlyLegacy: true });
+
+  return { appDeps, gateway, hub, dispatcher, escalationJob, heartbeatJob, retentionJob, resealLegacySecrets };
 }

@@ -1,6 +1,7 @@
 // Configuration is parsed once, here, from the environment; nothing else reads process.env.
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { KeyringError, parseKeyring, type DataKey } from './crypto/keyring.js';
 import type { RateLimit } from './limits/rate-limiter.js';
 
 const booleanFlag = z
@@ -46,6 +47,18 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AGENT_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  DATA_ENCRYPTION_KEYS: z
+    .string()
+    .transform((v, ctx) => {
+      try {
+        return parseKeyring(v.split(',').map((e) => e.trim()).filter(Boolean));
+      } catch (err) {
+        if (!(err instanceof KeyringError)) throw err;
+        ctx.addIssue({ code: 'custom', message: `must be ID:KEY[,ID:KEY...]: ${err.message}` });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EMBEDDED_AGENT: booleanFlag.default(true),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
@@ -82,6 +95,8 @@ export interface Config {
   readonly dataDir: string;
   readonly jwtSecret: string | undefined;
   readonly agentToken: string | undefined;
+  /** The data keyring from the environment (first key seals); absent: DATA_DIR/data-keys. */
+  readonly dataEncryptionKeys: DataKey[] | undefined;
   readonly logLevel: string;
   readonly embeddedAgent: boolean;
   readonly databasePoolSize: number;
@@ -125,6 +140,9 @@ export interface NotificationSettings {
 
 export class ConfigError extends Error {}
 
+/** Never echoed back in an error: they are secrets, or may hold one (a password in a URL). */
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'AGENT_TOKEN', 'DATA_ENCRYPTION_KEYS', 'DATABASE_URL', 'SMTP_PASSWORD', 'SMS_GATEWAY_PASSWORD']);
+
 /** Parses the environment; throws ConfigError with one line naming the bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -132,7 +150,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = issue?.path.join('.') ?? 'configuration';
-    throw new ConfigError(`invalid configuration: ${name} ${issue?.message ?? 'is invalid'} (got ${JSON.stringify(env[name] ?? '')})`);
+    const shown = SECRET_VARIABLES.has(name) ? 'value not shown' : `got ${JSON.stringify(env[name] ?? '')}`;
+    throw new ConfigError(`invalid configuration: ${name} ${issue?.message ?? 'is invalid'} (${shown})`);
   }
   const c = parsed.data;
   if (c.HTTP_HEADERS_TIMEOUT_SECONDS > c.HTTP_REQUEST_TIMEOUT_SECONDS) {
@@ -149,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: c.DATA_DIR,
     jwtSecret: c.JWT_SECRET,
     agentToken: c.AGENT_TOKEN,
+    dataEncryptionKeys: c.DATA_ENCRYPTION_KEYS,
     logLevel: c.LOG_LEVEL,
     embeddedAgent: c.EMBEDDED_AGENT,
     databasePoolSize: c.DATABASE_POOL_SIZE,

@@ -33,7 +33,7 @@ export interface StartOptions {
 }
 
 export async function startControlPlane(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningControlPlane> {
-  const secrets = resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, agentToken: config.agentToken });
+  const secrets = resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, agentToken: config.agentToken, dataKeys: config.dataEncryptionKeys });
   const db = await openDatabase({
     url: config.databaseUrl,
     embeddedDataDir: options.inMemoryDatabase ? null : config.dataDir,
@@ -42,6 +42,8 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   });
   const parts = compose(config, db, secrets, logger, { clock: options.clock ?? systemClock, retry: options.retry, jobIntervalMs: options.jobIntervalMs });
   const app = createApp(parts.appDeps);
+  const legacy = await parts.resealLegacySecrets();
+  if (legacy.resealed + legacy.unreadable > 0) logger.info(legacy, 'moved stored secrets of the first format onto the data key');
   // Today's partitions exist before the first result arrives; then hourly.
   await parts.retentionJob.runOnce();
   parts.retentionJob.start();

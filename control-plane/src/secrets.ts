@@ -1,20 +1,37 @@
-// Secrets the control plane needs on every start: the JWT signing secret and the platform
-// agent token. When not configured they are generated once and kept in DATA_DIR, so
-// tokens and agents keep working across restarts.
+// Secrets the control plane needs on every start: the JWT signing secret, the platform agent
+// token and the data keyring (crypto/keyring.ts). When not configured they are generated
+// once and kept in DATA_DIR, so tokens, agents and stored secrets keep working across
+// restarts. They are separate so that each can be rotated alone.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileKeyring, keyringFromKeys, type DataKey, type Keyring } from './crypto/keyring.js';
 
 export interface Secrets {
   jwtSecret: string;
   agentToken: string;
+  dataKeys: Keyring;
 }
 
-export function resolveSecrets(dataDir: string, configured: Partial<Secrets>): Secrets {
+export interface ConfiguredSecrets {
+  jwtSecret?: string;
+  agentToken?: string;
+  dataKeys?: DataKey[];
+}
+
+export const JWT_SECRET_FILE = 'jwt-secret';
+
+export function resolveSecrets(dataDir: string, configured: ConfiguredSecrets): Secrets {
   return {
-    jwtSecret: configured.jwtSecret ?? keptSecret(dataDir, 'jwt-secret'),
+    jwtSecret: configured.jwtSecret ?? keptSecret(dataDir, JWT_SECRET_FILE),
     agentToken: configured.agentToken ?? keptSecret(dataDir, 'agent-token'),
+    dataKeys: configured.dataKeys ? keyringFromKeys(configured.dataKeys) : fileKeyring(dataDir),
   };
+}
+
+/** Replaces DATA_DIR's JWT secret: every token signed with the old one is refused after a restart. */
+export function replaceKeptJwtSecret(dataDir: string): void {
+  writeSecret(path.join(dataDir, JWT_SECRET_FILE), newSecret());
 }
 
 function keptSecret(dataDir: string, name: string): string {
@@ -25,8 +42,16 @@ function keptSecret(dataDir: string, name: string): string {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  const secret = newSecret();
+  writeSecret(file, secret);
   return secret;
+}
+
+const newSecret = () => randomBytes(32).toString('base64url');
+
+function writeSecret(file: string, secret: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${secret}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
 }

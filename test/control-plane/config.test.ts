@@ -26,11 +26,31 @@ describe('config', () => {
       ['LOG_LEVEL', 'chatty'],
       ['EMBEDDED_AGENT', 'maybe'],
       ['JWT_SECRET', 'short'],
+      ['DATA_ENCRYPTION_KEYS', 'k1:dG9vLXNob3J0'],
+      ['TRUSTED_PROXIES', '10.0.0.0/8,not-an-address'],
+      ['API_RATE_LIMIT', 'lots'],
+      ['HTTP_REQUEST_TIMEOUT_SECONDS', '0'],
     ] as const) {
       it(`refuses ${name}=${value} with one line naming the variable`, () => {
         expect(() => loadConfig({ [name]: value })).to.throw(ConfigError, new RegExp(`^invalid configuration: ${name} [^\\n]+$`));
       });
     }
+
+    it('never echoes the value of a secret it refuses', () => {
+      for (const [name, value] of [['JWT_SECRET', 'leaked-but-short'], ['DATA_ENCRYPTION_KEYS', 'k1:bGVha2Vk'], ['DATABASE_URL', 'mysql://root:leaked@db']]) {
+        expect(() => loadConfig({ [name]: value })).to.throw(ConfigError).with.property('message').that.does.not.include('leaked').and.not.include('bGVha2Vk');
+      }
+    });
+
+    it('parses rate limits, trusted proxies and data keys', () => {
+      const key = Buffer.alloc(32, 7).toString('base64');
+      const config = loadConfig({ API_RATE_LIMIT: '100/10', REGISTRATION_RATE_LIMIT: 'off', TRUSTED_PROXIES: '10.0.0.0/8, loopback', DATA_ENCRYPTION_KEYS: `new:${key}, old:${key}` });
+      expect(config.limits.api).to.deep.equal({ points: 100, windowSeconds: 10 });
+      expect(config.limits.registrations).to.equal(undefined);
+      expect(config.http.trustedProxies).to.deep.equal(['10.0.0.0/8', 'loopback']);
+      expect(config.dataEncryptionKeys?.map((k) => k.id)).to.deep.equal(['new', 'old']);
+      expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '60', HTTP_REQUEST_TIMEOUT_SECONDS: '30' })).to.throw(ConfigError, /must not exceed/);
+    });
 
     it('returns a frozen object', () => {
       expect(Object.isFrozen(loadConfig({}))).to.equal(true);

@@ -26,10 +26,12 @@ export interface HarnessOptions {
   /** Passed to the control plane: a movable clock, fast retries, short job intervals. */
   start?: StartOptions;
   env?: Record<string, string>;
+  /** A data folder that outlives this control plane (restarts); by default a temporary one. */
+  dataDir?: string;
 }
 
 export async function startTestControlPlane(options: HarnessOptions = {}): Promise<TestControlPlane> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'outpost-test-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'outpost-test-'));
   const db = options.ownEmbeddedDatabase ? undefined : await testDatabase();
   const config = loadConfig({
     PORT: '0',
@@ -56,7 +58,7 @@ export async function startTestControlPlane(options: HarnessOptions = {}): Promi
     dataDir,
     async stop() {
       await running.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

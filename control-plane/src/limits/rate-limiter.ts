@@ -34,11 +34,36 @@ export type RateLimiterFactory = (name: string, limit: RateLimit) => RateLimiter
 const TABLE = 'rate_limits';
 
 export function postgresRateLimiters(knex: Knex): RateLimiterFactory {
+  const store = unnamedStatements(knex);
   return (name, limit) =>
     adapt(
-      new RateLimiterPostgres({ storeClient: knex, storeType: 'knex', tableName: TABLE, tableCreated: true, keyPrefix: name, points: limit.points, duration: limit.windowSeconds }),
+      new RateLimiterPostgres({ storeClient: store, storeType: 'pool', tableName: TABLE, tableCreated: true, keyPrefix: name, points: limit.points, duration: limit.windowSeconds }),
       limit,
     );
+}
+
+/**
+ * The library names its statements (server-side prepared statements). The embedded database
+ * serves every connection from one session, where a name prepared by an earlier connection
+ * still exists and a new one fails to prepare it again; so the statements go unnamed, on a
+ * connection of the ORM's pool.
+ */
+function unnamedStatements(knex: Knex) {
+  const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
+  return {
+    async query({ text, values }: { text: string; values?: unknown[] }) {
+      const connection = await client.acquireConnection();
+      try {
+        return await connection.query({ text, values });
+      } finally {
+        await client.releaseConnection(connection);
+      }
+    },
+  };
+}
+
+interface PgConnection {
+  query(q: { text: string; values?: unknown[] }): Promise<unknown>;
 }
 
 export function memoryRateLimiters(): RateLimiterFactory {

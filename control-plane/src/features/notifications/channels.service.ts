@@ -26,12 +26,22 @@ export interface ChannelsServiceDeps {
 export function createChannelsService(deps: ChannelsServiceDeps) {
   const { channels, access, secrets } = deps;
 
+  // A secret no key opens any more reads as empty (fully masked) rather than failing the request.
+  const openSecret = (sealed: string): string => {
+    if (!secrets.isSealed(sealed)) return sealed;
+    try {
+      return secrets.open(sealed);
+    } catch {
+      return '';
+    }
+  };
+
   /** Validates config for its type and seals its secrets; a masked secret sent back keeps the stored one. */
   function prepareConfig(type: ChannelType, raw: Record<string, unknown>, previous: Record<string, unknown> = {}): Record<string, unknown> {
     const candidate = { ...raw };
     for (const key of SECRET_CONFIG_KEYS) {
       const kept = previous[key];
-      if (typeof candidate[key] === 'string' && typeof kept === 'string' && candidate[key] === maskSecret(secrets.open(kept))) candidate[key] = secrets.open(kept);
+      if (typeof candidate[key] === 'string' && typeof kept === 'string' && candidate[key] === maskSecret(openSecret(kept))) candidate[key] = openSecret(kept);
     }
     const parsed = CHANNEL_CONFIG[type].safeParse(candidate);
     if (!parsed.success) {
@@ -82,7 +92,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       deps.wakeDispatcher();
       return deliveryId;
     },
-    openSecret: (sealed: string) => (secrets.isSealed(sealed) ? secrets.open(sealed) : sealed),
+    openSecret,
   };
 }
 
