@@ -37,7 +37,7 @@ describe('config', () => {
     }
 
     it('never echoes the value of a secret it refuses', () => {
-      for (const [name, value] of [['JWT_SECRET', 'leaked-but-short'], ['DATA_ENCRYPTION_KEYS', 'k1:bGVha2Vk'], ['DATABASE_URL', 'mysql://root:leaked@db']]) {
+      for (const [name, value] of [['JWT_SECRET', 'leaked-but-short'], ['DATA_ENCRYPTION_KEYS', 'k1:bGVha2Vk'], ['DATABASE_URL', 'mysql://root:leaked@db']] as const) {
         expect(() => loadConfig({ [name]: value })).to.throw(ConfigError).with.property('message').that.does.not.include('leaked').and.not.include('bGVha2Vk');
       }
     });

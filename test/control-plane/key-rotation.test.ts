@@ -3,7 +3,6 @@
 // still open (agents get them in the clear, channels show their last characters), tokens
 // signed with the old secret are refused, and people sign in again.
 import { spawn } from 'node:child_process';
-import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { connectScriptedAgent } from '../support/grpc-test-agent.js';
+import { sealedLikeV1 } from '../support/legacy-seal.js';
 import { poll } from '../support/poll.js';
 import { sql as sqlIn } from '../support/sql.js';
 import { isolatedDatabase } from '../support/test-database.js';
@@ -20,15 +20,6 @@ const keyIds = (dataDir: string) =>
     .split('\n')
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => l.slice(0, l.indexOf(':')));
-
-/** A password as the first format sealed it, under a key derived from the JWT secret. */
-function sealedLikeV1(plain: string, jwtSecret: string): string {
-  const key = Buffer.from(hkdfSync('sha256', jwtSecret, 'outpost', 'check-option-secrets', 32));
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return `enc:v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
-}
 
 describe('key rotation', function () {
   this.timeout(120_000);

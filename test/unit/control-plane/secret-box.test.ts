@@ -1,19 +1,11 @@
-import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { addKeyToFile, fileKeyring, keyringFromKeys, KeyringError, newDataKey, parseKeyring } from '../../../control-plane/src/crypto/keyring.js';
 import { createSecretBox } from '../../../control-plane/src/crypto/secret-box.js';
-
-/** A value as the first format sealed it: AES-GCM under a key derived from the JWT secret. */
-function sealedV1(plain: string, jwtSecret: string): string {
-  const key = Buffer.from(hkdfSync('sha256', jwtSecret, 'outpost', 'check-option-secrets', 32));
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return `enc:v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
-}
+import { sealedLikeV1 } from '../../support/legacy-seal.js';
 
 describe('secret box', () => {
   const k1 = newDataKey();
@@ -48,7 +40,7 @@ describe('secret box', () => {
   });
 
   it('opens values of the first format with the JWT secret they were sealed under, and calls them stale', () => {
-    const legacy = sealedV1('from-v1', 'jwt-secret-jwt-secret-jwt-secret-jwt');
+    const legacy = sealedLikeV1('from-v1', 'jwt-secret-jwt-secret-jwt-secret-jwt');
     const withSecret = createSecretBox(keyringFromKeys([k1]), 'jwt-secret-jwt-secret-jwt-secret-jwt');
     expect(withSecret.open(legacy)).to.equal('from-v1');
     expect(withSecret.isStale(legacy)).to.equal(true);
