@@ -54,6 +54,15 @@ describe('agent stream', () => {
     expect(upserts, 'a rename does not reach the agent').to.have.length(2);
   });
 
+  it('stores a result whose text no column could hold (NUL, a lone surrogate) repaired, instead of refusing the batch for ever', async () => {
+    const s = await createService();
+    const accepted = await agent.sendResults([{ serviceId: s.id, message: 'banner\u0000with\ud800odd bytes', details: { banner: 'a\u0000b' } }]);
+    expect(accepted).to.equal(1);
+    const [check] = (await cp.api.get(`/services/${s.id}/checks`, user.token)).body;
+    expect(check.message).to.equal('banner\ufffdwith\ufffdodd bytes');
+    expect(check.details).to.deep.equal({ banner: 'a\ufffdb' });
+  });
+
   it('does not send services of other locations', async () => {
     const s = await createService({ locations: ['elsewhere'] });
     const probe = await createService({ locations: ['local'] });

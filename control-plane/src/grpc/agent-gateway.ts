@@ -2,6 +2,7 @@
 // the assignment hub, ingests result batches and acknowledges each one once stored.
 import { status as GrpcStatus, type ServerDuplexStream } from '@grpc/grpc-js';
 import type { AgentMessage, CheckResult, ControlMessage, Hello } from '../../../shared/src/gen/agent.js';
+import { toStorableJson, toStorableText } from '../../../shared/src/storable-text.js';
 import type { AgentAuthenticator } from '../features/agents/agent-auth.js';
 import type { AgentSession, AssignmentHub, HubMessage } from '../features/agents/assignment-hub.js';
 import type { AgentResult, IngestService } from '../features/checks/ingest.service.js';
@@ -63,7 +64,7 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
         : { agentId: identity.agentId, location: identity.location, organizationId: identity.organizationId, send: (m) => write(call, toControlMessage(m)) };
     if (identity.kind === 'organization') {
       if (hello.location !== identity.location) logger.warn({ agentId: identity.agentId, claimed: hello.location, registered: identity.location }, 'agent claims another location than it was registered with');
-      quietly(presence.connected(identity.agentId, { version: hello.version, hostname: hello.hostname }));
+      quietly(presence.connected(identity.agentId, { version: toStorableText(hello.version), hostname: toStorableText(hello.hostname) }));
     }
     write(call, { payload: { $case: 'welcome', value: { agentId: session.agentId, serverTimeMs: Date.now(), heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS } } });
     logger.info({ agentId: session.agentId, location: session.location, version: hello.version, organizationId: session.organizationId }, 'agent connected');
@@ -169,10 +170,12 @@ function toAgentResult(r: CheckResult): AgentResult {
     ok: r.ok,
     degraded: r.degraded,
     responseTimeMs: r.responseTimeMs,
-    message: r.message,
+    // What a target answered may hold text no column can store; repaired, never refused,
+    // or the batch would come back forever.
+    message: toStorableText(r.message),
     checkedAt: new Date(r.checkedAtMs),
     adHoc: r.adHoc,
-    details: r.details ?? {},
+    details: toStorableJson(r.details ?? {}) as Record<string, unknown>,
   };
 }
 

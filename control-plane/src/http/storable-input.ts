@@ -3,6 +3,7 @@
 // and JSON nested deeper than any resource is. Checked on the path, the query and the body,
 // before any route sees them, so no value of this kind reaches a schema or a statement.
 import type { Context, Next } from 'koa';
+import { isStorableText } from '../../../shared/src/storable-text.js';
 import { validationFailed } from '../errors.js';
 
 /** Deeper than any resource of the API (an alert rule's condition is the deepest, at 3). */
@@ -38,8 +39,9 @@ export function assertStorableJson(value: unknown): void {
 }
 
 function assertStorableText(text: string, where: string): void {
+  if (isStorableText(text)) return;
   if (text.includes('\u0000')) throw unstorable(where, 'a NUL character (U+0000)');
-  if (!text.isWellFormed()) throw unstorable(where, 'a lone UTF-16 surrogate (text that is not valid Unicode)');
+  throw unstorable(where, 'a lone UTF-16 surrogate (text that is not valid Unicode)');
 }
 
 function unstorable(where: string, what: string) {
