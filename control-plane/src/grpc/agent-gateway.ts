@@ -3,12 +3,15 @@
 import { status as GrpcStatus, type ServerDuplexStream } from '@grpc/grpc-js';
 import type { AgentMessage, CheckResult, ControlMessage, Hello } from '../../../shared/src/gen/agent.js';
 import { toStorableJson, toStorableText } from '../../../shared/src/storable-text.js';
+import { isDatabaseUnavailable } from '../db/pg-errors.js';
 import type { AgentAuthenticator } from '../features/agents/agent-auth.js';
 import type { AgentSession, AssignmentHub, HubMessage } from '../features/agents/assignment-hub.js';
 import type { AgentResult, IngestService } from '../features/checks/ingest.service.js';
 import type { Logger } from '../logger.js';
 
 const HELLO_TIMEOUT_MS = 10_000;
+/** While the database is away a batch is tried again this often, so it is stored within a second of its return. */
+const DATABASE_RETRY_MS = 1_000;
 const HEARTBEAT_INTERVAL_SECONDS = 15;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LOCATION = /^[a-z0-9][a-z0-9_.-]{0,62}$/i;
@@ -46,6 +49,22 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
   const open = new Map<Stream, AgentSession | undefined>();
   const quietly = (work: Promise<void>) => void work.catch((err) => logger.warn({ err }, 'recording agent presence failed'));
   const inFlight = new Set<Promise<void>>();
+  let draining = false;
+
+  /**
+   * Stores a batch, waiting out a database outage for as long as the stream is open. Left to
+   * the agent, the batch would come back only when its 30 s acknowledgement timeout ran out.
+   */
+  async function ingestUntilStored(call: Stream, origin: Parameters<IngestService['ingest']>[0], results: AgentResult[]): Promise<number> {
+    for (;;) {
+      try {
+        return await ingest.ingest(origin, results);
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || draining || !open.has(call)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, DATABASE_RETRY_MS));
+      }
+    }
+  }
 
   function fail(call: Stream, code: GrpcStatus, details: string): void {
     call.emit('error', { code, details });
@@ -76,6 +95,7 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
     open.set(call, undefined);
     let session: AgentSession | undefined;
     let greeting: Promise<AgentSession | undefined> | undefined;
+    const storing = new Set<string>();
     const helloTimer = setTimeout(() => fail(call, GrpcStatus.DEADLINE_EXCEEDED, 'no hello within 10 s'), HELLO_TIMEOUT_MS);
     let silence: NodeJS.Timeout | undefined;
     const heard = () => {
@@ -106,12 +126,17 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
       if (payload?.$case === 'results') {
         const origin = { agentId: session.agentId, location: session.location, organizationId: session.organizationId };
         const batch = payload.value;
-        const work = ingest
-          .ingest(origin, batch.results.filter(isWellFormed).map(toAgentResult))
+        // A batch sent again while its first copy waits for the database is already in hand.
+        if (storing.has(batch.batchId)) return;
+        storing.add(batch.batchId);
+        const work = ingestUntilStored(call, origin, batch.results.filter(isWellFormed).map(toAgentResult))
           .then((accepted) => write(call, { payload: { $case: 'ack', value: { batchId: batch.batchId, accepted } } }))
           // Not acknowledged: the agent keeps the batch and sends it again.
           .catch((err) => logger.error({ err, batchId: batch.batchId }, 'ingesting a result batch failed'))
-          .finally(() => inFlight.delete(work));
+          .finally(() => {
+            storing.delete(batch.batchId);
+            inFlight.delete(work);
+          });
         inFlight.add(work);
       }
     });
@@ -150,6 +175,7 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
       for (const call of open.keys()) fail(call, GrpcStatus.UNAVAILABLE, 'the control plane is shutting down');
     },
     async drain() {
+      draining = true;
       await Promise.all([...inFlight]);
     },
   };
