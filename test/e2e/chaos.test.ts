@@ -191,7 +191,7 @@ describe('e2e: chaos on a private PostgreSQL cluster', function () {
 
     await poll(async () => (await probe(cp!.baseUrl, '/services', user.token)).status === 200, { what: 'REST answering 200 again', timeoutMs: 30_000, intervalMs: 200 });
     const restBackMs = Date.now() - back;
-    // Batches refused during the outage are sent again after the agent's 30 s ack timeout.
+    // Batches that arrived during the outage are stored as the gateway retries them (every second).
     await spoolDrained(statusPort, 60_000);
     const drainedMs = Date.now() - back;
     const t = await tally(ids, dataDir);
