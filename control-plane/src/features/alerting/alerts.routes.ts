@@ -6,7 +6,7 @@ import { toAlertJson } from './alert.js';
 import type { AlertsService } from './alerts.service.js';
 
 const AlertId = z.uuid({ message: 'alert id must be a UUID' });
-const ListAlertsQuery = z.strictObject({
+export const ListAlertsQuery = z.strictObject({
   status: z.enum(['active', 'firing', 'acknowledged', 'resolved', 'all'], { message: 'status must be firing, acknowledged, resolved, active or all' }).default('active'),
   service_id: z.uuid({ message: 'service_id must be a UUID' }).optional(),
   limit: z.coerce.number({ message: 'limit must be an integer' }).int().min(1).max(1000).default(100),

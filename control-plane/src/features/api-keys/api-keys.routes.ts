@@ -5,7 +5,7 @@ import { parseInput } from '../../http/validate.js';
 import type { ApiKey } from './api-keys.repository.js';
 import type { ApiKeysService } from './api-keys.service.js';
 
-const CreateApiKeyInput = z.strictObject({
+export const CreateApiKeyInput = z.strictObject({
   name: z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200),
   role: z.enum(['owner', 'admin', 'member', 'viewer'], { message: 'role must be owner, admin, member or viewer' }).default('member'),
 });

@@ -5,7 +5,7 @@ import { parseInput, readOnly } from '../../http/validate.js';
 import type { Profile } from './profile.repository.js';
 import type { ProfileService } from './profile.service.js';
 
-const UpdateProfileInput = z.strictObject({
+export const UpdateProfileInput = z.strictObject({
   ...readOnly('id', 'created_at', 'organizations'),
   full_name: z.string({ message: 'full_name must be a string' }).trim().min(1).max(200).optional(),
   email: z.string({ message: 'email must be a string' }).trim().toLowerCase().pipe(z.email({ message: 'email must be an e-mail address' })).optional(),

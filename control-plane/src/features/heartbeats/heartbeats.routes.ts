@@ -13,8 +13,8 @@ const fields = {
   interval_seconds: seconds('interval_seconds', 1),
   grace_seconds: seconds('grace_seconds', 0),
 };
-const CreateHeartbeatInput = z.strictObject({ ...fields, grace_seconds: fields.grace_seconds.default(60) });
-const UpdateHeartbeatInput = z.strictObject({
+export const CreateHeartbeatInput = z.strictObject({ ...fields, grace_seconds: fields.grace_seconds.default(60) });
+export const UpdateHeartbeatInput = z.strictObject({
   ...readOnly('id', 'key', 'ping_url', 'status', 'last_ping_at', 'service_id', 'created_at'),
   name: fields.name.optional(),
   interval_seconds: fields.interval_seconds.optional(),

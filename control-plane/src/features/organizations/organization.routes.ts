@@ -6,17 +6,17 @@ import type { Member, OrganizationView } from './organization-admin.repository.j
 import type { OrganizationService } from './organization.service.js';
 
 const role = z.enum(['owner', 'admin', 'member', 'viewer'], { message: 'role must be owner, admin, member or viewer' });
-const UpdateOrganizationInput = z.strictObject({
+export const UpdateOrganizationInput = z.strictObject({
   ...readOnly('id', 'created_at', 'updated_at'),
   name: z.string({ message: 'name must be a string' }).trim().min(1).max(200).optional(),
   slug: z.string({ message: 'slug must be a string' }).regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'slug is lower-case letters, digits and dashes').optional(),
   plan: z.string({ message: 'plan must be a string' }).min(1).optional(),
 });
-const AddMemberInput = z.strictObject({
+export const AddMemberInput = z.strictObject({
   email: z.string({ message: 'email must be a string' }).trim().toLowerCase().pipe(z.email({ message: 'email must be an e-mail address' })),
   role: role.default('member'),
 });
-const ChangeRoleInput = z.strictObject({ role });
+export const ChangeRoleInput = z.strictObject({ role });
 const UserId = z.uuid({ message: 'user id must be a UUID' });
 
 const toOrganizationJson = (o: OrganizationView) => ({
