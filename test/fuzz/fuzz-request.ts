@@ -133,6 +133,6 @@ function hexEscaped(text: string, unsafe: RegExp): string {
 
 /** Long runs ("a" a million times, "[" 5,000 times) as one mark, then cut to a screenful. */
 function abbreviated(text: string): string {
-  const runs = text.replace(/([\s\S]{1,8}?)\1{9,}/g, (run, unit: string) => `‹${JSON.stringify(unit)} × ${run.length / unit.length}›`);
+  const runs = text.replace(/([\s\S]{1,8}?)\1{19,}/g, (run, unit: string) => `‹${JSON.stringify(unit)} × ${run.length / unit.length}›`);
   return runs.length > 600 ? `${runs.slice(0, 600)}… (${runs.length} characters)` : runs;
 }

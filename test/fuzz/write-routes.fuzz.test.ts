@@ -1,7 +1,8 @@
 // Property-based fuzzing of every write route, of the query strings and path segments of
-// the list routes, and of requests malformed at the HTTP layer: bodies generated from the routes' own zod schemas, with hostile input
-// mixed in (fuzz-request.ts, hostile.ts). The property is API.md's error contract: no answer
-// is a 5xx, and every error is JSON {"error": "<sentence>"}.
+// the list routes, and of requests malformed at the HTTP layer. Bodies are generated from the
+// routes' own zod schemas, with hostile input mixed in (fuzz-request.ts, hostile.ts). The
+// property is API.md's error contract: no answer is a 5xx, every error is JSON
+// {"error": "<sentence>"}.
 //
 //   FUZZ_SEED=<integer> replays a run; otherwise the seed is random, and printed on failure
 //   with the shrunk counterexample.
