@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { addKeyToFile, keyringFromKeys, newDataKey } from './crypto/keyring.js';
 import { createSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { openDatabase, type Database } from './db/database.js';
-import { PLANS } from './features/organizations/plans.js';
+import { isPlan, PLANS } from './features/organizations/plans.js';
 import { resealSecrets, type ResealReport } from './features/secrets/reseal-secrets.js';
 import { createSealedValuesRepository } from './features/secrets/sealed-values.repository.js';
 import { createLogger } from './logger.js';
@@ -49,7 +49,7 @@ function program(config: Config): Command {
     .argument('<plan>', `one of ${Object.keys(PLANS).join(', ')}`)
     .description("change an organization's plan")
     .action(async (slug: string, plan: string) => {
-      if (!(plan in PLANS)) throw new RefusedError(`unknown plan "${plan}" (plans: ${Object.keys(PLANS).join(', ')})`, 2);
+      if (!isPlan(plan)) throw new RefusedError(`unknown plan "${plan}" (plans: ${Object.keys(PLANS).join(', ')})`, 2);
       const rows = await withDatabase(config, (db) => db.em().execute<{ id: string }[]>('update organizations set plan = ?, updated_at = now() where slug = ? returning id', [plan, slug]));
       if (rows.length === 0) throw new RefusedError(`no organization with the slug "${slug}"`);
       print(`organization ${slug} is now on the ${plan} plan`);

@@ -89,10 +89,19 @@ describe('error answers', () => {
     expect(r.body.error).to.match(/__proto__/);
   });
 
-  it('answers 405 JSON for a method the route does not have', async () => {
-    const r = await cp.api.request('PATCH', '/health');
-    expect(r.status).to.equal(405);
-    expect(r.body.error).to.be.a('string');
+  it('answers 405 JSON for a method the route does not have, and for a method nobody knows', async () => {
+    expectError(await cp.api.request('PATCH', '/health'), 405);
+    expectError(await cp.api.request('PROPFIND', '/teams', { token: user.token }), 405);
+  });
+
+  it('answers 400 for timestamps outside 1970 to 9999, which no column would take back', async () => {
+    const window = (starts_at: string, ends_at: string) => cp.api.post('/maintenance-windows', { name: 'w', starts_at, ends_at }, user.token);
+    expectError(await window('0000-01-01T00:00:00Z', '2000-01-01T00:00:00Z'), 400);
+    expectError(await window('0031-06-01T00:00:00Z', '2000-01-01T00:00:00Z'), 400);
+    expectError(await window('2000-01-01T00:00:00Z', '9999-12-31T23:59:59-08:00'), 400);
+    expect((await window('2030-01-01T00:00:00Z', '2030-01-02T00:00:00+02:00')).status).to.equal(201);
+    const service = (await cp.api.post('/services', { name: 'ts', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP' }, user.token)).body;
+    expectError(await cp.api.get(`/services/${service.id}/checks?before=0000-01-01T00:00:00Z`, user.token), 400);
   });
 
   it('serves health as text and readiness as JSON', async () => {

@@ -74,6 +74,21 @@ describe('HTTP transport limits', () => {
     }
   });
 
+  it("answers in JSON what Node's HTTP parser refuses: a raw byte in the target, a bad Content-Length, headers over 16 KiB", async () => {
+    for (const request of [
+      'GET /api/v1/services?tag=a\x00b HTTP/1.1\r\nHost: x\r\n\r\n',
+      'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+      `GET /api/v1/health?q=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ]) {
+      const c = await raw();
+      c.socket.write(request);
+      await within(c.closed, 5_000, 'the answer and close');
+      const [head, body] = c.received.split('\r\n\r\n');
+      expect(head, request.slice(0, 40)).to.match(/^HTTP\/1\.1 4(00|31) /).and.match(/content-type: application\/json/i);
+      expect(JSON.parse(body!).error).to.be.a('string');
+    }
+  });
+
   it('refuses connections past the bound for one client address, and takes them again once some close', async () => {
     const held = await Promise.all(Array.from({ length: 6 }, () => raw()));
     const extra = await raw();

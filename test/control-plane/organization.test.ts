@@ -22,6 +22,7 @@ describe('organization, members and profile', () => {
       expect(renamed.status, renamed.text).to.equal(200);
       expect(renamed.body.name).to.equal('Acme');
       expect((await cp.api.put('/organization', { plan: 'platinum' }, owner.token)).status).to.equal(400);
+      for (const plan of ['__proto__', 'constructor', 'toString']) expect((await cp.api.put('/organization', { plan }, owner.token)).status, plan).to.equal(400);
       expect((await cp.api.put('/organization', { plan: 'unlimited' }, owner.token)).body.plan).to.equal('unlimited');
       expect((await cp.api.put('/organization', { slug: 'Not A Slug' }, owner.token)).status).to.equal(400);
       await add(owner, admin, 'admin');

@@ -27,8 +27,11 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     if (ctx.status === 404 && ctx.body === undefined) {
       throw new AppError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
     }
-    if (ctx.status === 405 && ctx.body === undefined) {
-      ctx.body = { error: `method ${ctx.method} is not allowed on ${ctx.path}` };
+    // The router answers a method it does not know at all with 501; for a client it is the
+    // same mistake as a known method a route lacks.
+    if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) {
+      ctx.status = 405;
+      ctx.body = { error: `method ${ctx.method} is not allowed on ${ctx.path}`, code: 'METHOD_NOT_ALLOWED' };
     }
   } catch (err) {
     const appError = toAppError(err);

@@ -2,7 +2,8 @@
 // hold a request trickling in a byte at a time for 300 s): headers within a few seconds,
 // the whole request within HTTP_REQUEST_TIMEOUT_SECONDS, idle keep-alive connections closed
 // after 5 s, and at most HTTP_MAX_CONNECTIONS_PER_CLIENT connections open from one address.
-import http from 'node:http';
+import http, { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { HttpSettings } from '../config.js';
 
@@ -21,7 +22,33 @@ export function createHttpServer(handler: http.RequestListener, settings: HttpSe
     handler,
   );
   limitConnectionsPerClient(server, settings.maxConnectionsPerClient);
+  server.on('clientError', answerUnparsable);
   return server;
+}
+
+const PARSER_ERRORS: Record<string, [status: number, code: string, message: string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'HEADERS_TOO_LARGE', 'the request line and headers are larger than 16 KiB'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'the request did not arrive in time'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'the request headers did not arrive in time'],
+};
+const MALFORMED: [number, string, string] = [400, 'VALIDATION_FAILED', 'the request is not well-formed HTTP'];
+
+/**
+ * A request Node's parser refuses (a raw byte in the target, a bad Content-Length, headers
+ * too large, too slow) never reaches the app; it is answered here, in the same JSON as every
+ * other error, instead of Node's bare status line.
+ */
+function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = PARSER_ERRORS[err.code ?? ''] ?? MALFORMED;
+  const body = JSON.stringify({ error: message, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**

@@ -38,3 +38,18 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 export function readOnly<const K extends string>(...names: K[]): Record<K, z.ZodOptional<z.ZodUnknown>> {
   return Object.fromEntries(names.map((n) => [n, z.unknown().optional()])) as Record<K, z.ZodOptional<z.ZodUnknown>>;
 }
+
+/** The earliest and the first refused instant: monitoring has nothing before 1970, and JSON
+ * dates past year 9999 (written "+010000-...") are not a form PostgreSQL reads. */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const TOO_LATE = Date.UTC(10_000, 0, 1);
+
+/** An ISO 8601 timestamp with its offset (or Z), from 1970 to 9999. */
+export function timestamp(field: string) {
+  return z.iso
+    .datetime({ offset: true, message: `${field} must be an ISO 8601 timestamp` })
+    .refine((v) => {
+      const at = Date.parse(v);
+      return at >= EARLIEST && at < TOO_LATE;
+    }, `${field} must be between 1970 and 9999`);
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from '../../http/validate.js';
 import type { CheckLogEntry } from './check-history.repository.js';
 
 export const PERIODS = { '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400, '90d': 90 * 86_400 } as const;
@@ -18,7 +19,7 @@ export const CheckLogQuery = z.strictObject({
     .min(1, 'limit must be at least 1')
     .max(1000, 'limit must be at most 1000')
     .default(100),
-  before: z.iso.datetime({ offset: true, message: 'before must be an ISO 8601 timestamp' }).optional(),
+  before: timestamp('before').optional(),
   location: z.string().min(1).max(63).optional(),
 });
 export type CheckLogQuery = z.infer<typeof CheckLogQuery>;

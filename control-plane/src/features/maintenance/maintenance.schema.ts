@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from './maintenance.repository.js';
-import { readOnly } from '../../http/validate.js';
+import { readOnly, timestamp } from '../../http/validate.js';
 
 const fields = {
   name: z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200),
-  starts_at: z.iso.datetime({ offset: true, message: 'starts_at must be an ISO 8601 timestamp' }),
-  ends_at: z.iso.datetime({ offset: true, message: 'ends_at must be an ISO 8601 timestamp' }),
+  starts_at: timestamp('starts_at'),
+  ends_at: timestamp('ends_at'),
   // Empty: the window covers every service of the organization.
   service_ids: z.array(z.uuid({ message: 'each service id must be a UUID' })).max(1000).transform((ids) => [...new Set(ids)]),
 };

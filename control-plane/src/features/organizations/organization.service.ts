@@ -5,7 +5,7 @@ import type { Actor } from '../../http/authenticate.js';
 import type { Role } from './membership.entity.js';
 import { ROLE_RANK, type OrganizationAccess } from './organization-access.js';
 import type { Member, OrganizationAdminRepository, OrganizationView } from './organization-admin.repository.js';
-import { PLANS } from './plans.js';
+import { isPlan, PLANS } from './plans.js';
 
 export function createOrganizationService(repo: OrganizationAdminRepository, access: OrganizationAccess) {
   const assertOutranks = (actorRole: Role, role: Role) => {
@@ -26,7 +26,7 @@ export function createOrganizationService(repo: OrganizationAdminRepository, acc
     async update(actor: Actor, input: { name?: string; slug?: string; plan?: string }): Promise<OrganizationView> {
       const organizationId = actor.organizationId;
       if ((await access.roleIn(actor, organizationId)) !== 'owner') throw new AppError('FORBIDDEN', 'only an owner can change the organization');
-      if (input.plan !== undefined && !(input.plan in PLANS)) {
+      if (input.plan !== undefined && !isPlan(input.plan)) {
         throw validationFailed(`unknown plan "${input.plan}"; plans: ${Object.keys(PLANS).join(', ')}`, [{ path: 'plan', message: 'unknown plan' }]);
       }
       return repo.update(organizationId, input);

@@ -8,6 +8,11 @@ export const PLANS: Record<string, Plan> = {
   unlimited: { maxServices: null },
 };
 
+/** Own names only: "__proto__" or "toString" is no plan. */
+export function isPlan(name: string): boolean {
+  return Object.hasOwn(PLANS, name);
+}
+
 export function planLimits(plan: string): Plan {
-  return PLANS[plan] ?? PLANS.free!;
+  return isPlan(plan) ? PLANS[plan]! : PLANS.free!;
 }
