@@ -235,7 +235,7 @@ describe('services routes', () => {
       expect(s.status, s.text).to.equal(201);
       expect(s.body.options.password).to.equal('********');
       const [row] = await sql<{ options: { password: string } }>('select options from services where id = $1', [s.body.id]);
-      expect(row!.options.password).to.match(/^enc:v1:/).and.not.include('hunter2');
+      expect(row!.options.password).to.match(/^enc:v2:/).and.not.include('hunter2');
       await cp.api.put(`/services/${s.body.id}`, { options: { password: '********' } }, u.token);
       const [after] = await sql<{ options: { password: string } }>('select options from services where id = $1', [s.body.id]);
       expect(after!.options.password).to.equal(row!.options.password);
