@@ -14,6 +14,11 @@ const VALUE_CARRYING = ['detail', 'where', 'internalQuery', 'query', 'sql', 'par
 export function serializeError(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: String(err) };
   const serialized = stdSerializers.err(err) as unknown as Record<string, unknown>;
+  // The ORM also appends the detail to the message ("- detail: Key (email)=(...) exists").
+  const carried = VALUE_CARRYING.map((key) => serialized[key]).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  for (const field of ['message', 'stack']) {
+    if (typeof serialized[field] === 'string') serialized[field] = carried.reduce((text: string, value) => text.replaceAll(value, '[value withheld]'), serialized[field]);
+  }
   for (const key of VALUE_CARRYING) delete serialized[key];
   if (err.cause instanceof Error) serialized.cause = serializeError(err.cause);
   return serialized;
