@@ -19,7 +19,7 @@ export interface ConfiguredSecrets {
   dataKeys?: DataKey[];
 }
 
-export const JWT_SECRET_FILE = 'jwt-secret';
+const JWT_SECRET_FILE = 'jwt-secret';
 
 export function resolveSecrets(dataDir: string, configured: ConfiguredSecrets): Secrets {
   return {

@@ -11,10 +11,21 @@ export function toStorableText(text: string): string {
   return isStorableText(text) ? text : text.replaceAll('\u0000', '\uFFFD').toWellFormed();
 }
 
-/** The same for every string (keys included) of a JSON value. */
+/** The same for every string (keys included) of a JSON value; the value itself when nothing needs it. */
 export function toStorableJson(value: unknown): unknown {
+  return isStorableJson(value) ? value : repaired(value);
+}
+
+function isStorableJson(value: unknown): boolean {
+  if (typeof value === 'string') return isStorableText(value);
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) return value.every(isStorableJson);
+  return Object.entries(value).every(([k, v]) => isStorableText(k) && isStorableJson(v));
+}
+
+function repaired(value: unknown): unknown {
   if (typeof value === 'string') return toStorableText(value);
-  if (Array.isArray(value)) return value.map(toStorableJson);
+  if (Array.isArray(value)) return value.map(repaired);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [toStorableText(k), toStorableJson(v)]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [toStorableText(k), repaired(v)]));
 }

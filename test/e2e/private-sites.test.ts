@@ -10,6 +10,7 @@ import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { poll } from '../support/poll.js';
 import { createSite, netnsUnavailable, type Site } from '../fixtures/netns.js';
+import { requireCapability } from '../fixtures/peers/require-peer.js';
 import { freePort } from '../fixtures/peers/net-fixtures.js';
 
 describe('e2e: agents in private networks', function () {
@@ -21,12 +22,7 @@ describe('e2e: agents in private networks', function () {
   let dir: string;
 
   before(async function () {
-    const reason = netnsUnavailable();
-    if (reason) {
-      if (process.env.OUTPOST_REQUIRE_PEERS === '1') throw new Error(`${reason}; OUTPOST_REQUIRE_PEERS=1 requires it`);
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
+    requireCapability(this, netnsUnavailable());
     dir = mkdtempSync(path.join(os.tmpdir(), 'outpost-sites-'));
     cp = await startTestControlPlane({ env: { HOST: '0.0.0.0' } });
     user = await cp.api.newUser('sites');

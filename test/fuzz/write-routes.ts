@@ -84,6 +84,23 @@ const certificateHints = (): Hints => ({
 });
 const teamHints = (f: Fixtures): Hints => ({ 'member_ids[]': fc.constantFrom(f.owner.userId, f.member.userId, f.outsider.userId) });
 
+/**
+ * The three routes of a resource with CRUD (crud-routes.ts): create and update with their
+ * schemas, update on the fixture, delete on unknown and hostile ids only (see `target`).
+ */
+function crud(
+  path: string,
+  create: z.ZodType,
+  update: z.ZodType,
+  { hints, target, runs }: { hints?: WriteRoute['hints']; target: (f: Fixtures) => string; runs: number },
+): WriteRoute[] {
+  return [
+    { method: 'POST', path, body: create, hints, runs },
+    { method: 'PUT', path: `${path}/:id`, body: update, hints, target, runs },
+    { method: 'DELETE', path: `${path}/:id`, runs: 25 },
+  ];
+}
+
 export const WRITE_ROUTES: WriteRoute[] = [
   { method: 'POST', path: '/auth/register', body: RegisterInput, public: true, runs: 40, hints: (f) => ({ email: email(f.owner.email) }) },
   {
@@ -94,25 +111,15 @@ export const WRITE_ROUTES: WriteRoute[] = [
     runs: 60,
     hints: (f) => ({ email: email(f.owner.email, f.owner.email.toUpperCase()), password: fc.constant(f.owner.password) }),
   },
-  { method: 'POST', path: '/services', body: CreateServiceInput, hints: serviceHints, runs: 120 },
-  { method: 'PUT', path: '/services/:id', body: UpdateServiceInput, hints: serviceHints, target: (f) => f.service, runs: 120 },
-  { method: 'DELETE', path: '/services/:id', runs: 25 },
+  ...crud('/services', CreateServiceInput, UpdateServiceInput, { hints: serviceHints, target: (f) => f.service, runs: 120 }),
   { method: 'POST', path: '/services/:id/check', target: (f) => f.service, runs: 25 },
-  { method: 'POST', path: '/alert-rules', body: CreateRuleInput, hints: ruleHints, runs: 100 },
-  { method: 'PUT', path: '/alert-rules/:id', body: UpdateRuleInput, hints: ruleHints, target: (f) => f.rule, runs: 100 },
-  { method: 'DELETE', path: '/alert-rules/:id', runs: 25 },
+  ...crud('/alert-rules', CreateRuleInput, UpdateRuleInput, { hints: ruleHints, target: (f) => f.rule, runs: 100 }),
   { method: 'POST', path: '/alerts/:id/acknowledge', runs: 25 },
   { method: 'POST', path: '/alerts/:id/resolve', runs: 25 },
-  { method: 'POST', path: '/notification-channels', body: CreateChannelInput, hints: channelHints, runs: 100 },
-  { method: 'PUT', path: '/notification-channels/:id', body: UpdateChannelInput, hints: channelHints, target: (f) => f.channel, runs: 100 },
-  { method: 'DELETE', path: '/notification-channels/:id', runs: 25 },
+  ...crud('/notification-channels', CreateChannelInput, UpdateChannelInput, { hints: channelHints, target: (f) => f.channel, runs: 100 }),
   { method: 'POST', path: '/notification-channels/:id/test', target: (f) => f.channel, runs: 25 },
-  { method: 'POST', path: '/maintenance-windows', body: CreateWindowInput, hints: serviceIdsHints, runs: 80 },
-  { method: 'PUT', path: '/maintenance-windows/:id', body: UpdateWindowInput, hints: serviceIdsHints, target: (f) => f.window, runs: 80 },
-  { method: 'DELETE', path: '/maintenance-windows/:id', runs: 25 },
-  { method: 'POST', path: '/escalation-policies', body: CreatePolicyInput, hints: policyHints, runs: 80 },
-  { method: 'PUT', path: '/escalation-policies/:id', body: UpdatePolicyInput, hints: policyHints, target: (f) => f.policy, runs: 80 },
-  { method: 'DELETE', path: '/escalation-policies/:id', runs: 25 },
+  ...crud('/maintenance-windows', CreateWindowInput, UpdateWindowInput, { hints: serviceIdsHints, target: (f) => f.window, runs: 80 }),
+  ...crud('/escalation-policies', CreatePolicyInput, UpdatePolicyInput, { hints: policyHints, target: (f) => f.policy, runs: 80 }),
   { method: 'POST', path: '/agents', body: CreateAgentInput, runs: 60 },
   { method: 'POST', path: '/agents/:id/token', target: (f) => f.agent, runs: 25 },
   { method: 'DELETE', path: '/agents/:id/previous-token', target: (f) => f.agent, runs: 25 },
@@ -132,20 +139,12 @@ export const WRITE_ROUTES: WriteRoute[] = [
   { method: 'DELETE', path: '/members/:userId', runs: 25 },
   // No current_password hint: a changed password would not matter, but this keeps the owner's login usable.
   { method: 'PUT', path: '/profile', body: UpdateProfileInput, runs: 60, hints: () => ({ email: email() }) },
-  { method: 'POST', path: '/heartbeats', body: CreateHeartbeatInput, runs: 60 },
-  { method: 'PUT', path: '/heartbeats/:id', body: UpdateHeartbeatInput, target: (f) => f.heartbeat, runs: 60 },
-  { method: 'DELETE', path: '/heartbeats/:id', runs: 25 },
+  ...crud('/heartbeats', CreateHeartbeatInput, UpdateHeartbeatInput, { target: (f) => f.heartbeat, runs: 60 }),
   { method: 'POST', path: '/heartbeat/:key', target: (f) => f.heartbeatKey, public: true, runs: 25 },
   { method: 'POST', path: '/heartbeat/:key/fail', target: (f) => f.heartbeatKey, public: true, runs: 15 },
   { method: 'POST', path: '/heartbeat/:key/start', target: (f) => f.heartbeatKey, public: true, runs: 15 },
-  { method: 'POST', path: '/ssl-certificates', body: CreateSslCertificateInput, hints: certificateHints, runs: 80 },
-  { method: 'PUT', path: '/ssl-certificates/:id', body: UpdateSslCertificateInput, hints: certificateHints, target: (f) => f.certificate, runs: 80 },
-  { method: 'DELETE', path: '/ssl-certificates/:id', runs: 25 },
+  ...crud('/ssl-certificates', CreateSslCertificateInput, UpdateSslCertificateInput, { hints: certificateHints, target: (f) => f.certificate, runs: 80 }),
   { method: 'POST', path: '/ssl-certificates/:id/check', target: (f) => f.certificate, runs: 25 },
-  { method: 'POST', path: '/status-pages', body: CreateStatusPageInput, hints: serviceIdsHints, runs: 80 },
-  { method: 'PUT', path: '/status-pages/:id', body: UpdateStatusPageInput, hints: serviceIdsHints, target: (f) => f.statusPage, runs: 80 },
-  { method: 'DELETE', path: '/status-pages/:id', runs: 25 },
-  { method: 'POST', path: '/teams', body: CreateTeamInput, hints: teamHints, runs: 60 },
-  { method: 'PUT', path: '/teams/:id', body: UpdateTeamInput, hints: teamHints, target: (f) => f.team, runs: 60 },
-  { method: 'DELETE', path: '/teams/:id', runs: 25 },
+  ...crud('/status-pages', CreateStatusPageInput, UpdateStatusPageInput, { hints: serviceIdsHints, target: (f) => f.statusPage, runs: 80 }),
+  ...crud('/teams', CreateTeamInput, UpdateTeamInput, { hints: teamHints, target: (f) => f.team, runs: 60 }),
 ];

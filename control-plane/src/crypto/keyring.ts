@@ -17,14 +17,13 @@ export interface Keyring {
   /** The key new values are sealed with. */
   current(): DataKey;
   find(id: string): DataKey | undefined;
-  ids(): string[];
   /** Reads the keyring again when it comes from a file (another process rotated it); false otherwise. */
   reload(): boolean;
 }
 
-export const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const KEY_BYTES = 32;
-export const KEYRING_FILE = 'data-keys';
+const KEYRING_FILE = 'data-keys';
 
 export class KeyringError extends Error {}
 
@@ -45,7 +44,7 @@ export function parseKeyring(entries: string[]): DataKey[] {
   return keys;
 }
 
-export function formatKey(key: DataKey): string {
+function formatKey(key: DataKey): string {
   return `${key.id}:${key.key.toString('base64')}`;
 }
 
@@ -58,7 +57,6 @@ export function keyringFromKeys(keys: DataKey[], reload: () => DataKey[] | undef
   return {
     current: () => held[0]!,
     find: (id) => held.find((k) => k.id === id),
-    ids: () => held.map((k) => k.id),
     reload() {
       const fresh = reload();
       if (fresh) held = fresh;

@@ -18,7 +18,7 @@ export interface SecretBox {
   isStale(sealed: string): boolean;
 }
 
-export class UnknownKeyError extends Error {}
+class UnknownKeyError extends Error {}
 
 export function createSecretBox(keyring: Keyring, legacyJwtSecret?: string): SecretBox {
   const legacyKey = legacyJwtSecret ? Buffer.from(hkdfSync('sha256', legacyJwtSecret, 'outpost', 'check-option-secrets', 32)) : undefined;

@@ -13,7 +13,7 @@ declare module 'koa' {
   }
 }
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * An oversized body is read to its end before the 413 goes out, so a client still writing
  * reads the answer instead of a reset connection; past this much it is cut off.

@@ -7,7 +7,7 @@ import { isStorableText } from '../../../shared/src/storable-text.js';
 import { validationFailed } from '../errors.js';
 
 /** Deeper than any resource of the API (an alert rule's condition is the deepest, at 3). */
-export const MAX_JSON_DEPTH = 16;
+const MAX_JSON_DEPTH = 16;
 
 export async function storableInput(ctx: Context, next: Next): Promise<void> {
   assertStorableText(decodedPath(ctx.path), 'the path');
@@ -20,7 +20,7 @@ export async function storableInput(ctx: Context, next: Next): Promise<void> {
 }
 
 /** Throws VALIDATION_FAILED naming the first field that cannot be stored. */
-export function assertStorableJson(value: unknown): void {
+function assertStorableJson(value: unknown): void {
   const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   for (let item = pending.pop(); item; item = pending.pop()) {
     const { value: v, path, depth } = item;

@@ -17,8 +17,8 @@ const PING_INTERVAL_MS = 30_000;
 const RECHECK_INTERVAL_MS = 2_000;
 
 /** Close codes in the application range, after the HTTP statuses they stand for. */
-export const CLOSE_EXPIRED = 4401;
-export const CLOSE_REVOKED = 4403;
+const CLOSE_EXPIRED = 4401;
+const CLOSE_REVOKED = 4403;
 const REVOKED_REASONS: Record<GrantEnd, string> = {
   api_key_revoked: 'the API key was revoked',
   membership_ended: 'no longer a member of this organization',

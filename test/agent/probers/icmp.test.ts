@@ -1,17 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { peerBinary } from '../../fixtures/peers/require-peer.js';
+import { peerBinary, requireCapability } from '../../fixtures/peers/require-peer.js';
 import { runProbe } from './probe-helpers.js';
 
 const isRoot = process.getuid?.() === 0;
 
 /** Raw sockets need root here; without it the test says why it is skipped (CI requires it). */
 function requireRoot(mocha: Mocha.Context, why = 'ICMP echo needs root or CAP_NET_RAW'): void {
-  if (isRoot) return;
-  if (process.env.OUTPOST_REQUIRE_PEERS === '1') throw new Error(`${why}; OUTPOST_REQUIRE_PEERS=1 requires it`);
-  console.log(`      skipped: ${why}`);
-  mocha.skip();
+  requireCapability(mocha, isRoot ? null : why);
 }
 
 describe('icmp prober', () => {
