@@ -44,6 +44,7 @@ import { errorMiddleware } from './http/error-middleware.js';
 import { jsonBody } from './http/json-body.js';
 import { storableInput } from './http/storable-input.js';
 import { requestContext } from './http/request-context.js';
+import { webApp } from './http/web-app.js';
 import type { Logger } from './logger.js';
 import type { WsFeed } from './ws/ws-feed.js';
 
@@ -70,6 +71,8 @@ export interface AppDeps {
   feed: WsFeed;
   pingDatabase: () => Promise<void>;
   trustedProxies: readonly string[];
+  /** The built dashboard, served at every path outside /api. */
+  webDir: string;
   /** Requests per credential; absent: no limit. */
   apiLimiter: RateLimiter | undefined;
 }
@@ -111,6 +114,7 @@ export function createApp(deps: AppDeps) {
   app.use(clientAddress(deps.trustedProxies));
   app.use(jsonBody);
   app.use(storableInput);
+  app.use(webApp(deps.webDir));
   app.use(api.routes());
   app.use(api.allowedMethods());
 

@@ -10,6 +10,7 @@ import { createAgentsService } from './features/agents/agents.service.js';
 import { createApiKeysRepository } from './features/api-keys/api-keys.repository.js';
 import { createApiKeysService } from './features/api-keys/api-keys.service.js';
 import { jwtOrApiKey } from './http/authenticate.js';
+import { defaultWebDir } from './http/web-app.js';
 import { createAssignmentHub } from './features/agents/assignment-hub.js';
 import { createAlertEvaluator } from './features/alerting/alert-evaluator.js';
 import { createAlertsRepository } from './features/alerting/alerts.repository.js';
@@ -179,6 +180,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     feed: createWsFeed({ verify: verifyCredential, access, bus, logger }),
     pingDatabase: db.ping,
     trustedProxies: config.http.trustedProxies,
+    webDir: config.webDir ?? defaultWebDir(),
     // Counted in memory, per replica: a database write per request would cost more than the
     // requests it limits. Logins and registrations are rare and costly, so they share theirs.
     apiLimiter: config.limits.api && memoryRateLimiters()('api', config.limits.api),

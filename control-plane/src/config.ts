@@ -45,6 +45,7 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  WEB_DIR: z.string().min(1).optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AGENT_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   DATA_ENCRYPTION_KEYS: z
@@ -93,6 +94,8 @@ export interface Config {
   readonly host: string;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
+  /** The built dashboard; absent: dist/web of this package. */
+  readonly webDir: string | undefined;
   readonly jwtSecret: string | undefined;
   readonly agentToken: string | undefined;
   /** The data keyring from the environment (first key seals); absent: DATA_DIR/data-keys. */
@@ -166,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: c.HOST,
     databaseUrl: c.DATABASE_URL,
     dataDir: c.DATA_DIR,
+    webDir: c.WEB_DIR,
     jwtSecret: c.JWT_SECRET,
     agentToken: c.AGENT_TOKEN,
     dataEncryptionKeys: c.DATA_ENCRYPTION_KEYS,

@@ -1,0 +1,76 @@
+// The one way the dashboard talks to the REST API: same origin, bearer token, JSON both ways.
+// Every failure becomes an ApiError carrying the API's message and field details.
+import { tokenStore } from '../session/token-store';
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: FieldProblem[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface ApiResponse<T> {
+  body: T;
+  headers: Headers;
+}
+
+export function withQuery(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export async function apiRequest<T>(method: string, path: string, options: { query?: Query; body?: unknown; token?: string | null } = {}): Promise<ApiResponse<T>> {
+  const token = options.token === undefined ? tokenStore.current()?.token : options.token;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1${withQuery(path, options.query)}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.');
+  }
+  const text = await response.text();
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  if (!response.ok) {
+    const error = body as { error?: string; details?: FieldProblem[] } | null;
+    const message = typeof error?.error === 'string' ? error.error : `The server answered ${response.status}.`;
+    if (response.status === 401 && token) tokenStore.expire('Your session has ended. Sign in again.');
+    throw new ApiError(response.status, message, Array.isArray(error?.details) ? error.details : []);
+  }
+  return { body: body as T, headers: response.headers };
+}
+
+export const api = {
+  get: async <T>(path: string, query?: Query) => (await apiRequest<T>('GET', path, { query })).body,
+  post: async <T>(path: string, body?: unknown) => (await apiRequest<T>('POST', path, { body: body ?? {} })).body,
+  put: async <T>(path: string, body: unknown) => (await apiRequest<T>('PUT', path, { body })).body,
+  del: async (path: string) => {
+    await apiRequest<unknown>('DELETE', path);
+  },
+};

@@ -1,0 +1,59 @@
+// Folds the feed's messages into the data the pages already hold, so a result reaches the
+// screen without a request; what cannot be patched in place is marked stale and refetched.
+import type { QueryClient } from '@tanstack/react-query';
+import { queryKeys } from '../api/query-keys';
+import type { LiveMessage, Overview, OverviewRow, Service } from '../api/types';
+
+export function applyLiveMessages(client: QueryClient, org: string, messages: LiveMessage[]): void {
+  const rowPatches = new Map<string, (row: OverviewRow) => OverviewRow>();
+  const patchRow = (id: string, patch: (row: OverviewRow) => OverviewRow) => {
+    const before = rowPatches.get(id);
+    rowPatches.set(id, before ? (row) => patch(before(row)) : patch);
+  };
+  let statusesChanged = false;
+  let alertsChanged = false;
+  const touchedServices = new Set<string>();
+
+  for (const message of messages) {
+    switch (message.type) {
+      case 'check_result': {
+        const r = message.data;
+        touchedServices.add(r.service_id);
+        patchRow(r.service_id, (row) => ({
+          ...row,
+          last_checked_at: r.checked_at,
+          last_response_time_ms: r.response_time_ms,
+          location_statuses: [
+            ...row.location_statuses.filter((l) => l.location !== r.location),
+            { location: r.location, status: r.status, checked_at: r.checked_at, response_time_ms: r.response_time_ms },
+          ].sort((a, b) => a.location.localeCompare(b.location)),
+        }));
+        client.setQueryData<Service>(queryKeys.service(org, r.service_id), (s) => s && { ...s, last_checked_at: r.checked_at, last_response_time_ms: r.response_time_ms });
+        break;
+      }
+      case 'service_status': {
+        const s = message.data;
+        statusesChanged = true;
+        touchedServices.add(s.service_id);
+        patchRow(s.service_id, (row) => ({ ...row, status: s.status }));
+        client.setQueryData<Service>(queryKeys.service(org, s.service_id), (service) => service && { ...service, status: s.status });
+        break;
+      }
+      default:
+        alertsChanged = true;
+    }
+  }
+
+  if (rowPatches.size > 0) {
+    client.setQueriesData<Overview>({ queryKey: queryKeys.servicesOverview(org) }, (overview) => {
+      if (!overview) return overview;
+      return { ...overview, services: overview.services.map((row) => rowPatches.get(row.id)?.(row) ?? row) };
+    });
+  }
+  for (const id of touchedServices) void client.invalidateQueries({ queryKey: queryKeys.serviceHistory(org, id) });
+  if (statusesChanged) {
+    void client.invalidateQueries({ queryKey: queryKeys.servicesSummary(org) });
+    void client.invalidateQueries({ queryKey: queryKeys.services(org) });
+  }
+  if (alertsChanged) void client.invalidateQueries({ queryKey: queryKeys.alerts(org) });
+}

@@ -1,0 +1,9 @@
+import { Page } from '../../ui/page';
+
+export default function ApiKeysPage() {
+  return (
+    <Page title="API keys">
+      <p>Coming in this issue.</p>
+    </Page>
+  );
+}

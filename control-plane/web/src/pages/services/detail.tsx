@@ -1,0 +1,9 @@
+import { Page } from '../../ui/page';
+
+export default function ServiceDetailPage() {
+  return (
+    <Page title="Service">
+      <p>Coming in this issue.</p>
+    </Page>
+  );
+}
