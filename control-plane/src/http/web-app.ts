@@ -48,7 +48,8 @@ export function webApp(root: string) {
       return undefined;
     }
     const resolved = normalize(join(root, decoded));
-    if (!resolved.startsWith(rootWithSep)) return undefined;
+    // Build records (.vite/manifest.json, .source-hash) are not the app's to serve.
+    if (!resolved.startsWith(rootWithSep) || resolved.slice(rootWithSep.length).split(sep).some((part) => part.startsWith('.'))) return undefined;
     const info = await stat(resolved).catch(() => undefined);
     return info?.isFile() ? resolved : undefined;
   };
