@@ -48,7 +48,8 @@ describe('dashboard: session', function () {
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();
     const password = page.getByLabel('Password');
-    await page.waitForFunction(() => document.querySelector('input[type=password]')?.getAttribute('aria-invalid') === 'true');
+    await page.getByText(/at least 8/i).waitFor();
+    expect(await password.getAttribute('aria-invalid')).to.equal('true');
     const describedBy = (await password.getAttribute('aria-describedby')) ?? '';
     const message = await page.locator(`[id="${describedBy.split(' ').pop()}"]`).innerText();
     expect(message).to.match(/8/);
@@ -63,10 +64,8 @@ describe('dashboard: session', function () {
       .sign(new TextEncoder().encode('outpost-test-secret-0123456789abcdefghijklmnop'));
     const { page } = await h.newPage();
     await page.goto('/sign-in');
-    await page.evaluate(
-      (session) => localStorage.setItem('outpost.session', JSON.stringify(session)),
-      { token: expired, userId: user.userId, organizationId: user.orgId, email: user.email },
-    );
+    const session = JSON.stringify({ token: expired, userId: user.userId, organizationId: user.orgId, email: user.email });
+    await page.evaluate(`localStorage.setItem('outpost.session', ${JSON.stringify(session)})`);
     await page.goto('/services');
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await page.getByText('Your session has expired. Sign in again.').waitFor({ timeout: 8_000 });
