@@ -154,7 +154,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     logger,
     verifyCredential,
     apiKeys,
-    organization: createOrganizationService(createOrganizationAdminRepository(db.em), access),
+    organization: createOrganizationService(createOrganizationAdminRepository(db.em), access, tokens),
     profile: createProfileService(createProfileRepository(db.em), hasher),
     heartbeats,
     sslCertificates: createSslCertificatesService({ certificates: createSslCertificatesRepository(db.em), services: servicesRepo, access, listener: hub, clock }),
