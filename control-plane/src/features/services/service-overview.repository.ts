@@ -25,8 +25,11 @@ export interface ServiceOverviewRepository {
   summary(organizationId: string): Promise<ServicesSummary>;
   /** Per service, its locations' latest results, by location. */
   locationStatuses(serviceIds: string[]): Promise<Map<string, LocationStatus[]>>;
-  /** Per service, the mean response time (ms) of each hour in [from, to) that had checks, by the hour's start (epoch ms). */
-  hourlyMeans(serviceIds: string[], from: Date, to: Date): Promise<Map<string, Map<number, number>>>;
+  /**
+   * Per service with checks in the window, the mean response time (ms, rounded) of each of
+   * `hours` hours from `from` (an hour's start), oldest first, null for an hour without checks.
+   */
+  hourlyMeans(serviceIds: string[], from: Date, hours: number): Promise<Map<string, (number | null)[]>>;
 }
 
 /** Distinct values of one expression over the organization's services, case-insensitively sorted. */
@@ -85,19 +88,28 @@ export function createServiceOverviewRepository(em: () => EntityManager): Servic
       return byService;
     },
 
-    async hourlyMeans(serviceIds, from, to) {
-      const byService = new Map<string, Map<number, number>>();
+    async hourlyMeans(serviceIds, from, hours) {
+      const byService = new Map<string, (number | null)[]>();
       if (serviceIds.length === 0) return byService;
-      // One row per service, its hours as two parallel arrays: far fewer rows to ship than one per hour.
-      const rows = await em().execute<{ service_id: string; hours: string[]; means: number[] }[]>(
-        `select service_id, array_agg((extract(epoch from bucket) * 1000)::bigint order by bucket) as hours,
-                array_agg(round(response_time_sum_ms / total_checks)::int order by bucket) as means
-           from check_rollups_hour
-          where service_id = any(?::uuid[]) and bucket >= ? and bucket < ? and total_checks > 0
-          group by service_id`,
-        [serviceIds, from.toISOString(), to.toISOString()],
+      // One index range scan per service, so the cost follows the page, never the length of the
+      // kept history (an `= any` over the ids may turn into a scan of the whole table). One row
+      // per service: each hour's slot in the window beside its mean, so no aggregate sorts.
+      const rows = await em().execute<{ service_id: string; slots: number[]; means: number[] }[]>(
+        `select s.id as service_id, r.slots, r.means
+           from unnest(?::uuid[]) as s (id)
+          cross join lateral (
+            select array_agg((extract(epoch from bucket - ?::timestamptz) / 3600)::int) as slots,
+                   array_agg(round(response_time_sum_ms / total_checks)::int) as means
+              from check_rollups_hour
+             where service_id = s.id and bucket >= ? and bucket < ? and total_checks > 0) as r
+          where r.slots is not null`,
+        [serviceIds, from.toISOString(), from.toISOString(), new Date(from.getTime() + hours * 3_600_000).toISOString()],
       );
-      for (const r of rows) byService.set(String(r.service_id), new Map(r.hours.map((hour, i) => [Number(hour), r.means[i]!])));
+      for (const r of rows) {
+        const trend = new Array<number | null>(hours).fill(null);
+        r.slots.forEach((slot, i) => (trend[slot] = r.means[i]!));
+        byService.set(String(r.service_id), trend);
+      }
       return byService;
     },
   };

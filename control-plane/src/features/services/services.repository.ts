@@ -7,6 +7,7 @@ import { OrganizationEntity } from '../organizations/organization.entity.js';
 import { planLimits } from '../organizations/plans.js';
 import { ServiceEntity, type ServiceRecord } from './service.entity.js';
 import type { ServiceSort } from './services.schema.js';
+import type { CheckType } from '../../../../shared/src/check-types.js';
 import type { ServiceStatus } from '../../../../shared/src/status.js';
 
 export type NewService = Omit<ServiceRecord, 'status' | 'lastCheckedAt' | 'lastResponseTimeMs' | 'configVersion' | 'createdAt' | 'updatedAt'>;
@@ -86,15 +87,14 @@ export function createServicesRepository(em: () => EntityManager): ServicesRepos
 
     async list(organizationId, filters, page) {
       const { where, params } = matching(organizationId, filters);
-      const fork = em();
       // The count and the page side by side: the total must not depend on the page being empty.
       const [rows, counted] = await Promise.all([
-        fork.execute<Record<string, unknown>[]>(`select s.* from services s where ${where} order by ${ORDER[page.sort]} limit ? offset ?`, [
+        em().execute<Record<string, unknown>[]>(`select s.* from services s where ${where} order by ${ORDER[page.sort]} limit ? offset ?`, [
           ...params, page.limit ?? null, page.offset,
         ]),
         em().execute<{ total: number }[]>(`select count(*)::int as total from services s where ${where}`, params),
       ]);
-      return { total: counted[0]?.total ?? 0, services: rows.map((row) => fork.map(ServiceEntity, row)) };
+      return { total: counted[0]?.total ?? 0, services: rows.map(toServiceRecord) };
     },
 
     async update(serviceId, changes, bumpVersion) {
@@ -118,6 +118,33 @@ export function createServicesRepository(em: () => EntityManager): ServicesRepos
     async findById(serviceId) {
       return em().findOne(ServiceEntity, serviceId);
     },
+  };
+}
+
+/**
+ * A services row as the entity reads it. By hand: the ORM's hydration costs about 30 µs a row,
+ * most of a 2,000-service answer. The driver parses jsonb and integers; timestamps and doubles come as text.
+ */
+function toServiceRecord(r: Record<string, unknown>): ServiceRecord {
+  return {
+    id: r.id as string,
+    organizationId: r.organization_id as string,
+    name: r.name as string,
+    description: r.description as string | null,
+    environment: r.environment as string | null,
+    endpoint: r.endpoint as string,
+    checkType: r.check_type as CheckType,
+    checkIntervalSeconds: r.check_interval_seconds as number,
+    timeoutSeconds: r.timeout_seconds as number,
+    tags: r.tags as string[],
+    locations: r.locations as string[],
+    options: r.options as Record<string, unknown>,
+    status: r.status as ServiceStatus | null,
+    lastCheckedAt: r.last_checked_at === null ? null : new Date(r.last_checked_at as string),
+    lastResponseTimeMs: r.last_response_time_ms === null ? null : Number(r.last_response_time_ms),
+    configVersion: r.config_version as number,
+    createdAt: new Date(r.created_at as string),
+    updatedAt: new Date(r.updated_at as string),
   };
 }
 

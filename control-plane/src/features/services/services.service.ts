@@ -26,7 +26,7 @@ export interface ServiceOverview {
   trend: (number | null)[];
 }
 
-export const TREND_HOURS = 24;
+const TREND_HOURS = 24;
 const HOUR_MS = 3_600_000;
 
 /** What agents must hear about; implemented by the assignment hub. */
@@ -120,17 +120,16 @@ export function createServicesService({ services, overview, access, secrets, lis
       const { total, services: found } = await services.list(organizationId, filtersOf(query), pageOf(query));
       const ids = found.map((s) => s.id);
       const currentHour = Math.floor(clock.now().getTime() / HOUR_MS) * HOUR_MS;
-      const hours = Array.from({ length: TREND_HOURS }, (_, i) => currentHour - (TREND_HOURS - 1 - i) * HOUR_MS);
-      const [locations, means] = await Promise.all([
+      const [locations, trends] = await Promise.all([
         overview.locationStatuses(ids),
-        overview.hourlyMeans(ids, new Date(hours[0]!), new Date(currentHour + HOUR_MS)),
+        overview.hourlyMeans(ids, new Date(currentHour - (TREND_HOURS - 1) * HOUR_MS), TREND_HOURS),
       ]);
       return {
         total,
         services: found.map((service) => ({
           service,
           locationStatuses: locations.get(service.id) ?? [],
-          trend: hours.map((hour) => means.get(service.id)?.get(hour) ?? null),
+          trend: trends.get(service.id) ?? new Array<number | null>(TREND_HOURS).fill(null),
         })),
       };
     },
