@@ -87,7 +87,7 @@ export function createServicesRepository(em: () => EntityManager): ServicesRepos
 
     async list(organizationId, filters, page) {
       const { where, params } = matching(organizationId, filters);
-      // The count and the page side by side: the total must not depend on the page being empty.
+      // A count of its own beside the page: a window count(*) over () would be lost with a page past the end.
       const [rows, counted] = await Promise.all([
         em().execute<Record<string, unknown>[]>(`select s.* from services s where ${where} order by ${ORDER[page.sort]} limit ? offset ?`, [
           ...params, page.limit ?? null, page.offset,

@@ -110,11 +110,12 @@ export function createServicesService({ services, overview, access, secrets, lis
     /** Counts by status and the values the list's filters take, over every service of the organization. */
     async summary(actor: Actor, query: ServicesSummaryQuery): Promise<ServicesSummary> {
       const summary = await overview.summary(await access.resolveReadable(actor, query.org));
-      // Internal types (certificate watches) are listed but not filterable (see ListServicesQuery).
+      // Heartbeats and certificate watches are counted, as GET /services lists them, but their
+      // internal types are no value of the check_type filter, which refuses them.
       return { ...summary, checkTypes: summary.checkTypes.filter((t) => (CHECK_TYPES as string[]).includes(t)) };
     },
 
-    /** The list's page with each service's location statuses and hourly trend: four statements in all. */
+    /** The list's page with each service's location statuses and hourly trend: four statements, whatever the page size. */
     async overview(actor: Actor, query: ListServicesQuery): Promise<{ total: number; services: ServiceOverview[] }> {
       const organizationId = await access.resolveReadable(actor, query.org);
       const { total, services: found } = await services.list(organizationId, filtersOf(query), pageOf(query));
