@@ -28,17 +28,8 @@ export function AgentTokenDialog({ agent, rotated, onClose }: { agent: AgentWith
             Copy the token now: it is shown only once.
             {rotated && ' The previous token keeps working until you revoke it.'}
           </p>
-          <div className="field">
-            <span className="field-label" id="agent-token-label">
-              Token
-            </span>
-            <div className="agent-copy-row">
-              <code aria-labelledby="agent-token-label" className="agent-secret">
-                {agent.token}
-              </code>
-              <CopyButton text={agent.token} label="Copy token" />
-            </div>
-          </div>
+          <TextField label="Token" className="agent-secret" readOnly value={agent.token} onFocus={(e) => e.target.select()} />
+          <CopyButton text={agent.token} label="Copy token" />
           <TextField
             label="Control plane gRPC address"
             value={server}
