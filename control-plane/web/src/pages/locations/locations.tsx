@@ -28,6 +28,7 @@ export default function LocationsPage() {
 
   return (
     <Page title="Locations">
+      <p className="muted">Where services are checked from: each location is served by the agents registered for it.</p>
       <table>
         <thead>
           <tr>
@@ -43,9 +44,9 @@ export default function LocationsPage() {
             const count = serviceCounts.get(location);
             return (
               <tr key={location}>
-                <th scope="row">
+                <td>
                   <Link to={`/locations/${encodeURIComponent(location)}`}>{location}</Link>
-                </th>
+                </td>
                 <td>{location === EMBEDDED_LOCATION && serving.length === 0 ? 'built into the control plane' : `${online} of ${serving.length} online`}</td>
                 <td>{count === undefined ? '…' : `${count} ${count === 1 ? 'service' : 'services'}`}</td>
               </tr>
