@@ -30,12 +30,9 @@ describe('dashboard: agents, locations, status pages and administration', functi
     expect(switched.status).to.equal(200);
     const { page } = await h.newPage();
     await page.goto('/sign-in');
-    await page.evaluate((session) => localStorage.setItem('outpost.session', JSON.stringify(session)), {
-      token: switched.body.token,
-      userId: user.userId,
-      organizationId,
-      email: user.email,
-    });
+    const session = { token: switched.body.token, userId: user.userId, organizationId, email: user.email };
+    // A string, so that this Node-side file needs no DOM types.
+    await page.evaluate(`localStorage.setItem('outpost.session', ${JSON.stringify(JSON.stringify(session))})`);
     await page.goto(path);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     return page;
@@ -99,7 +96,7 @@ describe('dashboard: agents, locations, status pages and administration', functi
     expect(await card.getByText(/^(GREEN|YELLOW|RED)$/).innerText()).to.match(/^(GREEN|YELLOW|RED)$/);
     const bars = card.getByRole('group', { name: /Daily uptime of Checkout API/ }).getByRole('img');
     expect(await bars.count()).to.equal(90);
-    const labels = await bars.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    const labels = await Promise.all((await bars.all()).map(async (bar) => (await bar.getAttribute('aria-label')) ?? ''));
     for (const label of labels) expect(label).to.match(/^\d{4}-\d{2}-\d{2}: (\d+(\.\d+)?% up|no data)$/);
     expect(labels.at(-1)).to.match(/% up$/);
     expect(await visitor.getByRole('button', { name: 'Sign out' }).count()).to.equal(0);
@@ -178,5 +175,104 @@ describe('dashboard: agents, locations, status pages and administration', functi
     await row.getByRole('button', { name: 'Delete API key "deploy pipeline"' }).click();
     await page.getByRole('dialog', { name: /Delete API key/ }).getByRole('button', { name: 'Delete' }).click();
     await row.waitFor({ state: 'detached' });
+  });
+  it('adds a member by email, changes the role with its select and removes them; an admin cannot grant owner', async () => {
+    const owner = await h.controlPlane.api.newUser('members');
+    const colleague = await h.controlPlane.api.newUser('colleague');
+    const page = await h.signedInPage(owner, '/members');
+
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const add = page.getByRole('dialog', { name: 'Add member' });
+    await add.getByLabel('Email').fill('nobody-registered@example.com');
+    await add.getByRole('button', { name: 'Add member' }).click();
+    await add.getByRole('alert').filter({ hasText: /register/ }).waitFor();
+    await add.getByLabel('Email').fill(colleague.email);
+    await add.getByLabel('Role').selectOption('viewer');
+    await add.getByRole('button', { name: 'Add member' }).click();
+
+    const role = page.getByRole('combobox', { name: 'Role of Test colleague' });
+    expect(await role.inputValue()).to.equal('viewer');
+    await role.selectOption('admin');
+    await poll(async () => (await h.controlPlane.api.get('/members', owner.token)).body.find((m: { email: string }) => m.email === colleague.email)?.role === 'admin', {
+      what: 'the new role stored',
+    });
+
+    const asAdmin = await pageInOrganization(colleague, owner.orgId, '/members');
+    await asAdmin.getByRole('row').filter({ hasText: owner.email }).waitFor();
+    // The owner outranks an admin: no select or remove for that row, and no owner option anywhere.
+    expect(await asAdmin.getByRole('combobox', { name: 'Role of Test members' }).count()).to.equal(0);
+    expect(await asAdmin.getByRole('combobox', { name: 'Role of Test colleague' }).locator('option').allInnerTexts()).to.deep.equal(['viewer', 'member', 'admin']);
+
+    await page.getByRole('button', { name: 'Remove Test colleague from the organization' }).click();
+    await page.getByRole('dialog', { name: /Remove Test colleague/ }).getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('row').filter({ hasText: colleague.email }).waitFor({ state: 'detached' });
+  });
+
+  it('creates, edits and deletes a team and a certificate watch, with the API\'s field errors at the field', async () => {
+    const owner = await h.controlPlane.api.newUser('teams');
+    const page = await h.signedInPage(owner, '/teams');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Create team' });
+    await dialog.getByLabel('Name').fill('On call');
+    await dialog.getByLabel(`Test teams (${owner.email})`).check();
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('row').filter({ hasText: 'On call' }).getByText('Test teams').waitFor();
+    await page.getByRole('button', { name: 'Edit team On call' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit team On call' });
+    await dialog.getByLabel('Name').fill('Night shift');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row').filter({ hasText: 'Night shift' }).waitFor();
+    await page.getByRole('button', { name: 'Delete team "Night shift"' }).click();
+    await page.getByRole('dialog', { name: /Delete team/ }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No teams yet.').waitFor();
+
+    await page.goto('/certificates');
+    await page.getByRole('button', { name: 'Create certificate' }).click();
+    dialog = page.getByRole('dialog', { name: 'Create certificate' });
+    await dialog.getByLabel('Hostname').fill('https://bad/');
+    await dialog.getByLabel('CA certificate (PEM)').fill('not a certificate');
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await poll(async () => (await dialog.getByLabel('Hostname').getAttribute('aria-invalid')) === 'true', { what: 'the hostname marked invalid' });
+    expect(await dialog.getByLabel('CA certificate (PEM)').getAttribute('aria-invalid')).to.equal('true');
+    await dialog.getByLabel('Hostname').fill('127.0.0.1');
+    await dialog.getByLabel('Port').fill(new URL(targetUrl).port);
+    await dialog.getByLabel('CA certificate (PEM)').fill('');
+    await dialog.getByLabel('Name', { exact: true }).fill('intranet TLS');
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    const row = page.getByRole('row').filter({ hasText: 'intranet TLS' });
+    await row.getByText(/^(GREEN|YELLOW|RED|PENDING)$/).waitFor();
+    await row.getByRole('button', { name: 'Check now intranet TLS' }).click();
+    await row.getByText('Check enqueued').waitFor();
+    // A plain HTTP port serves no certificate: RED, with the reason beside it.
+    await row.getByText('RED').waitFor({ timeout: 15_000 });
+    await row.getByRole('button', { name: 'Delete certificate "intranet TLS"' }).click();
+    await page.getByRole('dialog', { name: /Delete certificate/ }).getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
+  it('lets an owner rename the organization and a person change their name and password', async () => {
+    const owner = await h.controlPlane.api.newUser('profile');
+    const page = await h.signedInPage(owner, '/organization');
+    await page.getByLabel('Name').fill('Renamed Inc');
+    await page.getByLabel('Slug').fill('Not A Slug');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await poll(async () => (await page.getByLabel('Slug').getAttribute('aria-invalid')) === 'true', { what: 'the slug marked invalid' });
+    await page.getByLabel('Slug').fill(`renamed-${Date.now()}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('combobox', { name: 'Organization' }).getByText('Renamed Inc (owner)').waitFor({ state: 'attached' });
+
+    await page.goto('/profile');
+    await page.getByLabel('Name').fill('Ada Byron');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.getByLabel('Current password').fill('not-my-password');
+    await page.getByLabel('New password').fill('a-new-password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('alert').filter({ hasText: /current password/ }).waitFor();
+    await page.getByLabel('Current password').fill(owner.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed.').waitFor();
+    expect((await h.controlPlane.api.post('/auth/login', { email: owner.email, password: 'a-new-password' })).status).to.equal(200);
+    expect((await h.controlPlane.api.get('/profile', owner.token)).body.full_name).to.equal('Ada Byron');
   });
 });

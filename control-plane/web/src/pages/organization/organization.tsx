@@ -23,7 +23,7 @@ export default function OrganizationPage() {
         {!organization ? (
           <Loading what="the organization" />
         ) : isOwner ? (
-          <OrganizationForm key={organization.updated_at} organization={organization} />
+          <OrganizationForm key={organization.id} organization={organization} />
         ) : (
           <>
             <OrganizationFacts organization={organization} />

@@ -43,7 +43,7 @@ export default function ProfilePage() {
         <LoadError error={profile.error} retry={() => profile.refetch()} />
       ) : (
         <>
-          <DetailsForm key={`${profile.data.full_name} ${profile.data.email}`} profile={profile.data} />
+          <DetailsForm key={profile.data.id} profile={profile.data} />
           <PasswordForm />
         </>
       )}
