@@ -1,9 +1,154 @@
-import { Page } from '../../ui/page';
+// API keys for scripts and CI. Only admins and owners see and manage them (the API refuses
+// the list to others); a new key is shown once, with a button to copy it.
+import { useState, type FormEvent } from 'react';
+import { useDeleteResource, useResourceList, useSaveResource } from '../../api/resources';
+import type { Role } from '../../api/types';
+import { useSession } from '../../session/session';
+import { CopyButton } from '../../ui/copy-button';
+import { DeleteButton } from '../../ui/delete-button';
+import { Dialog } from '../../ui/dialog';
+import { SelectField, TextField } from '../../ui/field';
+import { formErrors } from '../../ui/form-errors';
+import { formatAgo, formatDateTime } from '../../ui/format';
+import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { assignableRoles, ROLE_HELP } from '../members/roles';
+import './api-keys.css';
+
+interface ApiKey {
+  id: string;
+  name: string;
+  role: Role;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+interface CreatedApiKey extends ApiKey {
+  key: string;
+}
 
 export default function ApiKeysPage() {
+  const { canManage, role } = useSession();
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+
   return (
-    <Page title="API keys">
-      <p>Coming in this issue.</p>
+    <Page
+      title="API keys"
+      actions={
+        canManage && (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            Create API key
+          </button>
+        )
+      }
+    >
+      <p className="muted">
+        A key works wherever a sign-in token does (<code>Authorization: Bearer op_…</code>), with the role it was given, until it is deleted.
+      </p>
+      {canManage ? <ApiKeyList /> : role && <p className="notice">Only admins and owners can see and manage API keys.</p>}
+      <Dialog title="Create API key" open={creating} onClose={() => setCreating(false)}>
+        {creating && (
+          <CreateApiKeyForm
+            onCancel={() => setCreating(false)}
+            onCreated={(key) => {
+              setCreating(false);
+              setCreated(key);
+            }}
+          />
+        )}
+      </Dialog>
+      <Dialog title={`API key ${created?.name ?? ''} created`} open={created !== null} onClose={() => setCreated(null)}>
+        {created && (
+          <>
+            <p className="notice" role="status">
+              Copy the key now: it is shown only once.
+            </p>
+            <TextField label="API key" className="key-secret" readOnly value={created.key} onFocus={(e) => e.target.select()} />
+            <CopyButton text={created.key} label="Copy API key" />
+            <div className="actions">
+              <button type="button" className="primary" onClick={() => setCreated(null)}>
+                Done
+              </button>
+            </div>
+          </>
+        )}
+      </Dialog>
     </Page>
+  );
+}
+
+function ApiKeyList() {
+  const keys = useResourceList<ApiKey>('/api-keys');
+  const remove = useDeleteResource('/api-keys');
+  if (keys.isPending) return <Loading what="API keys" />;
+  if (keys.isError) return <LoadError error={keys.error} retry={() => keys.refetch()} />;
+  if (keys.data.length === 0) return <Empty>No API keys yet.</Empty>;
+  return (
+    <div className="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            <th scope="col">Key starts with</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.data.map((key) => (
+            <tr key={key.id}>
+              <td>{key.name}</td>
+              <td>{key.role}</td>
+              <td>
+                <code>{key.prefix}…</code>
+              </td>
+              <td>{formatDateTime(key.created_at)}</td>
+              <td title={formatDateTime(key.last_used_at)}>{formatAgo(key.last_used_at)}</td>
+              <td>
+                <DeleteButton what={`API key "${key.name}"`} onDelete={() => remove.mutateAsync(key.id)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CreateApiKeyForm({ onCancel, onCreated }: { onCancel(): void; onCreated(key: CreatedApiKey): void }) {
+  const { role: ownRole } = useSession();
+  const save = useSaveResource<CreatedApiKey>('/api-keys');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const errors = formErrors(save.error);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({ body: { name, role } }, { onSuccess: onCreated });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <FormProblems messages={errors.summary(['name', 'role'])} />
+      <TextField label="Name" required value={name} onChange={(e) => setName(e.target.value)} error={errors.field('name')} hint="What uses it, e.g. deploy pipeline." />
+      <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value as Role)} error={errors.field('role')} hint={ROLE_HELP[role]}>
+        {assignableRoles(ownRole).map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </SelectField>
+      <div className="actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={save.isPending}>
+          Create
+        </button>
+      </div>
+    </form>
   );
 }

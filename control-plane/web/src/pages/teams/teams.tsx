@@ -1,9 +1,127 @@
-import { Page } from '../../ui/page';
+// Teams: named groups of members that alert rules and escalation steps notify by e-mail.
+// Everyone reads them; admins and owners create, edit and delete.
+import { useState, type FormEvent } from 'react';
+import { useDeleteResource, useResourceList, useSaveResource } from '../../api/resources';
+import type { Member } from '../../api/types';
+import { useSession } from '../../session/session';
+import { DeleteButton } from '../../ui/delete-button';
+import { Dialog } from '../../ui/dialog';
+import { CheckboxField, TextField } from '../../ui/field';
+import { formErrors } from '../../ui/form-errors';
+import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import './teams.css';
+
+interface Team {
+  id: string;
+  name: string;
+  member_ids: string[];
+  members: { user_id: string; email: string; full_name: string }[];
+}
+
+type Editing = { team?: Team } | null;
 
 export default function TeamsPage() {
+  const { canManage } = useSession();
+  const teams = useResourceList<Team>('/teams');
+  const remove = useDeleteResource('/teams');
+  const [editing, setEditing] = useState<Editing>(null);
+
   return (
-    <Page title="Teams">
-      <p>Coming in this issue.</p>
+    <Page
+      title="Teams"
+      actions={
+        canManage && (
+          <button type="button" className="primary" onClick={() => setEditing({})}>
+            Create team
+          </button>
+        )
+      }
+    >
+      <p className="muted">Alert rules and escalation steps can e-mail every member of a team.</p>
+      {teams.isPending ? (
+        <Loading what="teams" />
+      ) : teams.isError ? (
+        <LoadError error={teams.error} retry={() => teams.refetch()} />
+      ) : teams.data.length === 0 ? (
+        <Empty>No teams yet.</Empty>
+      ) : (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Members</th>
+                {canManage && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {teams.data.map((team) => (
+                <tr key={team.id}>
+                  <td>{team.name}</td>
+                  <td>{team.members.length === 0 ? <span className="muted">nobody</span> : team.members.map((m) => m.full_name || m.email).join(', ')}</td>
+                  {canManage && (
+                    <td>
+                      <div className="row-actions">
+                        <button type="button" onClick={() => setEditing({ team })} aria-label={`Edit team ${team.name}`}>
+                          Edit
+                        </button>
+                        <DeleteButton what={`team "${team.name}"`} onDelete={() => remove.mutateAsync(team.id)} />
+                      </div>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog title={editing?.team ? `Edit team ${editing.team.name}` : 'Create team'} open={editing !== null} onClose={() => setEditing(null)}>
+        {editing && <TeamForm key={editing.team?.id ?? 'new'} team={editing.team} onDone={() => setEditing(null)} />}
+      </Dialog>
     </Page>
+  );
+}
+
+function TeamForm({ team, onDone }: { team?: Team; onDone(): void }) {
+  const save = useSaveResource<Team>('/teams');
+  const members = useResourceList<Member>('/members');
+  const [name, setName] = useState(team?.name ?? '');
+  const [memberIds, setMemberIds] = useState<string[]>(team?.member_ids ?? []);
+  const errors = formErrors(save.error);
+
+  const toggle = (id: string, on: boolean) => setMemberIds((ids) => (on ? [...ids, id] : ids.filter((i) => i !== id)));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({ id: team?.id, body: { name, member_ids: memberIds } }, { onSuccess: onDone });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <FormProblems messages={errors.summary(['name', 'member_ids'])} />
+      <TextField label="Name" required value={name} onChange={(e) => setName(e.target.value)} error={errors.field('name')} />
+      <fieldset>
+        <legend>Members</legend>
+        {errors.field('member_ids') && <p className="field-error">{errors.field('member_ids')}</p>}
+        {members.isPending ? (
+          <Loading what="members" />
+        ) : members.isError ? (
+          <LoadError error={members.error} retry={() => members.refetch()} />
+        ) : (
+          <div className="team-members">
+            {members.data.map((m) => (
+              <CheckboxField key={m.user_id} label={`${m.full_name} (${m.email})`} checked={memberIds.includes(m.user_id)} onChange={(e) => toggle(m.user_id, e.target.checked)} />
+            ))}
+          </div>
+        )}
+      </fieldset>
+      <div className="actions">
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {team ? 'Save' : 'Create'}
+        </button>
+      </div>
+    </form>
   );
 }
