@@ -88,6 +88,23 @@ describe('dashboard files', () => {
     expect(post.headers.get('content-type')).to.match(/^application\/json/);
   });
 
+  it('sends large API answers gzipped to clients that accept it, small ones as they are', async () => {
+    const user = await cp.api.newUser('gzip');
+    await cp.api.put('/organization', { plan: 'unlimited' }, user.token);
+    for (let i = 0; i < 40; i++) {
+      const created = await cp.api.post('/services', { name: `svc-${i}`, description: 'x'.repeat(400), endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP' }, user.token);
+      expect(created.status).to.equal(201);
+    }
+    const auth = { authorization: `Bearer ${user.token}` };
+    const large = await get('/api/v1/services', { ...auth, 'accept-encoding': 'gzip' });
+    expect(large.headers.get('content-encoding')).to.equal('gzip');
+    expect((await large.json()) as unknown[]).to.have.length(40);
+    const identity = await get('/api/v1/services', { ...auth, 'accept-encoding': 'identity' });
+    expect(identity.headers.get('content-encoding')).to.equal(null);
+    const small = await get('/api/v1/organization', { ...auth, 'accept-encoding': 'gzip' });
+    expect(small.headers.get('content-encoding')).to.equal(null);
+  });
+
   it('says how to build the dashboard when it is missing', async () => {
     const bare = await startTestControlPlane({ env: { WEB_DIR: path.join(webDir, 'absent') } });
     try {
