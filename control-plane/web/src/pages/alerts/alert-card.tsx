@@ -63,7 +63,7 @@ export function AlertCard({ alert, personName }: { alert: Alert; personName(user
           </dd>
         </div>
         <div>
-          <dt>Acknowledged</dt>
+          <dt>Acknowledgement</dt>
           <dd>
             {alert.acknowledged_at ? (
               <>
@@ -75,7 +75,7 @@ export function AlertCard({ alert, personName }: { alert: Alert; personName(user
           </dd>
         </div>
         <div>
-          <dt>Resolved</dt>
+          <dt>Resolution</dt>
           <dd>
             {alert.resolved_at ? (
               <>

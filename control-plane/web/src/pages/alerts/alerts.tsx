@@ -40,7 +40,7 @@ export default function AlertsPage() {
         ) : (
           <>
             <p className="muted" role="status">
-              {alerts.data.length === LIMIT ? `The ${LIMIT} most recent ${tab.noun}` : `${alerts.data.length} ${tab.noun}`}
+              {alerts.data.length === LIMIT ? `The ${LIMIT} most recent ${tab.noun}s` : `${alerts.data.length} ${tab.noun}${alerts.data.length === 1 ? '' : 's'}`}
             </p>
             <ul className="alert-list">
               {alerts.data.map((alert) => (

@@ -4,16 +4,16 @@ import type { KeyboardEvent } from 'react';
 export interface StatusTab {
   value: 'firing' | 'acknowledged' | 'resolved' | 'all';
   label: string;
-  /** Plural, for "3 firing alerts". */
+  /** For "1 firing alert", "3 firing alerts". */
   noun: string;
   empty: string;
 }
 
 export const STATUS_TABS: readonly StatusTab[] = [
-  { value: 'firing', label: 'Firing', noun: 'firing alerts', empty: 'No alert is firing. Alert rules open alerts when a service fails; create one under Alert rules.' },
-  { value: 'acknowledged', label: 'Acknowledged', noun: 'acknowledged alerts', empty: 'No alert is acknowledged. Acknowledge a firing alert to tell others you are on it.' },
-  { value: 'resolved', label: 'Resolved', noun: 'resolved alerts', empty: 'No alert has been resolved yet.' },
-  { value: 'all', label: 'All', noun: 'alerts', empty: 'No alert has fired yet. Create an alert rule under Alert rules to be alerted when a service fails.' },
+  { value: 'firing', label: 'Firing', noun: 'firing alert', empty: 'No alert is firing. Alert rules open alerts when a service fails; create one under Alert rules.' },
+  { value: 'acknowledged', label: 'Acknowledged', noun: 'acknowledged alert', empty: 'No alert is acknowledged. Acknowledge a firing alert to tell others you are on it.' },
+  { value: 'resolved', label: 'Resolved', noun: 'resolved alert', empty: 'No alert has been resolved yet.' },
+  { value: 'all', label: 'All', noun: 'alert', empty: 'No alert has fired yet. Create an alert rule under Alert rules to be alerted when a service fails.' },
 ];
 
 export function StatusTabs({ current, onChange }: { current: StatusTab; onChange(tab: StatusTab): void }) {
