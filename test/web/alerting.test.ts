@@ -133,6 +133,55 @@ describe('dashboard: alerting', function () {
     expect((await fetch(url)).status).to.equal(200);
   });
 
+  it('creates an escalation policy with two steps and a maintenance window, and deletes them and a channel', async () => {
+    const page = await h.signedInPage(owner, '/escalation-policies');
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create escalation policy' });
+    await dialog.getByLabel('Name').fill('Night shift');
+    await dialog.getByRole('group', { name: 'Step 1' }).getByRole('checkbox', { name: 'Ops hook' }).check();
+    await dialog.getByRole('button', { name: 'Add step' }).click();
+    await dialog.getByRole('button', { name: 'Create policy' }).click();
+    // Step 2 notifies nobody: the API names it, and the message stands in that step.
+    await dialog.getByRole('group', { name: 'Step 2' }).getByText('a step notifies at least one channel or team').waitFor();
+    await dialog.getByRole('group', { name: 'Step 2' }).getByRole('checkbox', { name: 'Ops hook' }).check();
+    await dialog.getByLabel('Repeat').selectOption('2');
+    await dialog.getByRole('button', { name: 'Create policy' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const policy = page.getByRole('row', { name: /Night shift/ });
+    await policy.getByText('After 15 min: Ops hook').waitFor();
+    await policy.getByRole('cell', { name: '2 more rounds' }).waitFor();
+    await policy.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: /Delete policy "Night shift"/ }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No escalation policy yet').waitFor();
+
+    await page.goto('/maintenance');
+    await page.getByRole('button', { name: 'Create window' }).click();
+    const form = page.getByRole('dialog', { name: 'Create maintenance window' });
+    await form.getByLabel('Name').fill('DB upgrade');
+    await form.getByLabel('Starts').fill('2031-05-04T10:00');
+    await form.getByLabel('Ends').fill('2031-05-04T12:30');
+    await form.getByRole('checkbox', { name: 'Checkout' }).check();
+    await form.getByRole('button', { name: 'Create window' }).click();
+    await form.waitFor({ state: 'hidden' });
+    const scheduled = page.getByRole('row', { name: /DB upgrade/ });
+    await scheduled.getByRole('cell', { name: 'Scheduled' }).waitFor();
+    const [stored] = (await h.controlPlane.api.get('/maintenance-windows', owner.token)).body;
+    const offsetMs = await page.evaluate(() => new Date('2031-05-04T10:00').getTime() - Date.parse('2031-05-04T10:00Z'));
+    expect(Date.parse(stored.starts_at)).to.equal(Date.parse('2031-05-04T10:00Z') + offsetMs);
+    expect(stored.service_ids).to.deep.equal([serviceId]);
+    await scheduled.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: /Delete window/ }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No maintenance window').waitFor();
+
+    await h.controlPlane.api.post('/notification-channels', { name: 'Spare', channel_type: 'email', config: { to: 'spare@example.com' } }, owner.token);
+    await page.goto('/channels');
+    const spare = page.getByRole('row', { name: /Spare/ });
+    await spare.getByRole('cell', { name: 'spare@example.com' }).waitFor();
+    await spare.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: /Delete channel "Spare"/ }).getByRole('button', { name: 'Delete' }).click();
+    await spare.waitFor({ state: 'detached' });
+  });
+
   it('shows a viewer the data without acknowledge, create, edit or delete buttons', async () => {
     const viewer = await h.controlPlane.api.newUser('alerting-viewer');
     const added = await h.controlPlane.api.post('/members', { email: viewer.email, role: 'viewer' }, owner.token);

@@ -45,7 +45,7 @@ export default function AlertsPage() {
             <ul className="alert-list">
               {alerts.data.map((alert) => (
                 <li key={alert.id}>
-                  <AlertCard alert={alert} personName={(id) => people.get(id) ?? 'a former member'} />
+                  <AlertCard alert={alert} personName={(id) => people.get(id) ?? (members.isSuccess ? 'a former member' : 'a member')} />
                 </li>
               ))}
             </ul>
