@@ -1,9 +1,99 @@
-import { Page } from '../../ui/page';
+// Alert rules: when a service's results open an alert, and whom it notifies. Members and
+// above create, edit and delete them.
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useDeleteResource, useResourceList } from '../../api/resources';
+import type { Service } from '../../api/types';
+import { useSession } from '../../session/session';
+import { DeleteButton } from '../../ui/delete-button';
+import { Dialog } from '../../ui/dialog';
+import { Empty, LoadError, Loading, Page } from '../../ui/page';
+import type { Channel } from '../channels/channel-types';
+import '../channels/lists.css';
+import type { EscalationPolicy, Team } from '../escalation/policy-types';
+import { RuleForm, type RuleChoices } from './rule-form';
+import { conditionSummary, type AlertRule } from './rule-types';
 
 export default function AlertRulesPage() {
+  const { canWrite } = useSession();
+  const rules = useResourceList<AlertRule>('/alert-rules');
+  const services = useResourceList<Service>('/services', { sort: 'name' });
+  const channels = useResourceList<Channel>('/notification-channels');
+  const policies = useResourceList<EscalationPolicy>('/escalation-policies');
+  const teams = useResourceList<Team>('/teams');
+  const remove = useDeleteResource('/alert-rules');
+  const [editing, setEditing] = useState<AlertRule | 'new' | null>(null);
+
+  const choices: RuleChoices = { services: services.data ?? [], channels: channels.data ?? [], policies: policies.data ?? [], teams: teams.data ?? [] };
+  const nameOf = (list: { id: string; name: string }[], id: string) => list.find((x) => x.id === id)?.name ?? 'unknown';
+
+  const notifies = (rule: AlertRule) => {
+    const c = rule.condition;
+    const targets = [...(c.channel_ids ?? []).map((id) => nameOf(choices.channels, id)), ...(c.team_ids ?? []).map((id) => `team ${nameOf(choices.teams, id)}`)];
+    if (c.channel_ids || c.team_ids) return targets.length ? targets.join(', ') : 'Nobody';
+    if (c.escalation_policy_id) return `Escalation policy ${nameOf(choices.policies, c.escalation_policy_id)}`;
+    return 'Every enabled channel';
+  };
+
   return (
-    <Page title="Alert rules">
-      <p>Coming in this issue.</p>
+    <Page
+      title="Alert rules"
+      actions={
+        canWrite && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            Create rule
+          </button>
+        )
+      }
+    >
+      {rules.isPending ? (
+        <Loading what="alert rules" />
+      ) : rules.isError ? (
+        <LoadError error={rules.error} retry={() => void rules.refetch()} />
+      ) : rules.data.length === 0 ? (
+        <Empty>No alert rule yet, so no alert opens when a service fails. {canWrite ? 'Create a rule to be alerted.' : 'A member of the organization can create one.'}</Empty>
+      ) : (
+        <div className="list-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Service</th>
+                <th scope="col">Severity</th>
+                <th scope="col">Condition</th>
+                <th scope="col">Notifies</th>
+                <th scope="col">Enabled</th>
+                {canWrite && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {rules.data.map((rule) => (
+                <tr key={rule.id}>
+                  <th scope="row">{rule.name}</th>
+                  <td>{rule.service_id ? <Link to={`/services/${rule.service_id}`}>{nameOf(choices.services, rule.service_id)}</Link> : 'All services'}</td>
+                  <td>{rule.severity}</td>
+                  <td>{conditionSummary(rule.condition)}</td>
+                  <td>{notifies(rule)}</td>
+                  <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
+                  {canWrite && (
+                    <td>
+                      <div className="row-actions">
+                        <button type="button" onClick={() => setEditing(rule)} aria-label={`Edit ${rule.name}`}>
+                          Edit
+                        </button>
+                        <DeleteButton what={`rule "${rule.name}"`} onDelete={() => remove.mutateAsync(rule.id)} />
+                      </div>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog title={editing === 'new' ? 'Create alert rule' : `Edit ${editing?.name ?? ''}`} open={editing !== null} onClose={() => setEditing(null)} wide>
+        {editing !== null && <RuleForm rule={editing === 'new' ? undefined : editing} choices={choices} onDone={() => setEditing(null)} />}
+      </Dialog>
     </Page>
   );
 }

@@ -1,9 +1,124 @@
-import { Page } from '../../ui/page';
+// Notification channels: where alerts are sent. Members and above create, edit, test and
+// delete them; everyone reads them with secrets masked.
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../api/http';
+import { useDeleteResource, useResourceList } from '../../api/resources';
+import { useSession } from '../../session/session';
+import { DeleteButton } from '../../ui/delete-button';
+import { Dialog } from '../../ui/dialog';
+import { Empty, LoadError, Loading, Page } from '../../ui/page';
+import { ChannelForm } from './channel-form';
+import { TYPE_NAME, type Channel } from './channel-types';
+import './channels.css';
+import './lists.css';
 
 export default function ChannelsPage() {
+  const { canWrite } = useSession();
+  const channels = useResourceList<Channel>('/notification-channels');
+  const remove = useDeleteResource('/notification-channels');
+  const [editing, setEditing] = useState<Channel | 'new' | null>(null);
+
   return (
-    <Page title="Notification channels">
-      <p>Coming in this issue.</p>
+    <Page
+      title="Notification channels"
+      actions={
+        canWrite && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            Create channel
+          </button>
+        )
+      }
+    >
+      {channels.isPending ? (
+        <Loading what="notification channels" />
+      ) : channels.isError ? (
+        <LoadError error={channels.error} retry={() => void channels.refetch()} />
+      ) : channels.data.length === 0 ? (
+        <Empty>
+          No notification channel yet. {canWrite ? 'Create one (chat, webhook, pager, email or SMS) so alerts reach you.' : 'A member of the organization can create one.'}
+        </Empty>
+      ) : (
+        <div className="list-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Sends to</th>
+                <th scope="col">Enabled</th>
+                {canWrite && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {channels.data.map((channel) => (
+                <tr key={channel.id}>
+                  <th scope="row">{channel.name}</th>
+                  <td>{TYPE_NAME[channel.channel_type] ?? channel.channel_type}</td>
+                  <td className="channel-config">{configSummary(channel)}</td>
+                  <td>{channel.enabled ? 'Enabled' : 'Disabled'}</td>
+                  {canWrite && (
+                    <td>
+                      <div className="row-actions">
+                        <SendTestButton channel={channel} />
+                        <button type="button" onClick={() => setEditing(channel)} aria-label={`Edit ${channel.name}`}>
+                          Edit
+                        </button>
+                        <DeleteButton what={`channel "${channel.name}"`} onDelete={() => remove.mutateAsync(channel.id)} />
+                      </div>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog title={editing === 'new' ? 'Create notification channel' : `Edit ${editing?.name ?? ''}`} open={editing !== null} onClose={() => setEditing(null)}>
+        {editing !== null && <ChannelForm channel={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} />}
+      </Dialog>
     </Page>
   );
+}
+
+function SendTestButton({ channel }: { channel: Channel }) {
+  const test = useMutation({ mutationFn: () => api.post(`/notification-channels/${channel.id}/test`) });
+  return (
+    <span className="send-test">
+      <button type="button" disabled={test.isPending} onClick={() => test.mutate()} aria-label={`Send test to ${channel.name}`}>
+        Send test
+      </button>
+      <span role="status" className={test.isError ? 'field-error' : 'muted'}>
+        {test.isSuccess ? 'Test message sent' : test.isError ? test.error.message : ''}
+      </span>
+    </span>
+  );
+}
+
+/** What a channel sends to, without the parts that work as a password (chat URLs' paths). */
+function configSummary(channel: Channel): string {
+  const c = channel.config;
+  const origin = (value: unknown) => {
+    try {
+      return new URL(String(value)).origin;
+    } catch {
+      return String(value ?? '');
+    }
+  };
+  switch (channel.channel_type) {
+    case 'chat':
+      return `${origin(c.webhook_url)}/…`;
+    case 'webhook': {
+      const headers = c.headers && typeof c.headers === 'object' ? Object.keys(c.headers) : [];
+      return [
+        `${String(c.method ?? 'POST')} ${String(c.url ?? '')}`,
+        headers.length ? `headers: ${headers.join(', ')}` : '',
+        c.secret ? `signed (secret ${String(c.secret)})` : '',
+      ].filter(Boolean).join('; ');
+    }
+    case 'pager':
+      return `integration key ${String(c.integration_key ?? '')}`;
+    default:
+      return String(c.to ?? '');
+  }
 }
