@@ -51,6 +51,7 @@ import { createOrganizationService } from './features/organizations/organization
 import { createOrganizationsRepository } from './features/organizations/organizations.repository.js';
 import { createReferences } from './features/organizations/references.js';
 import { createEventBus } from './features/realtime/event-bus.js';
+import { createServiceOverviewRepository } from './features/services/service-overview.repository.js';
 import { createServicesRepository } from './features/services/services.repository.js';
 import { createServicesService, optionsForAgent } from './features/services/services.service.js';
 import { createSslCertificatesRepository } from './features/ssl-certificates/ssl-certificates.repository.js';
@@ -155,7 +156,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     logger,
     verifyCredential,
     apiKeys,
-    organization: createOrganizationService(createOrganizationAdminRepository(db.em), access),
+    organization: createOrganizationService(createOrganizationAdminRepository(db.em), access, tokens),
     profile: createProfileService(createProfileRepository(db.em), hasher),
     heartbeats,
     sslCertificates: createSslCertificatesService({ certificates: createSslCertificatesRepository(db.em), services: servicesRepo, access, listener: hub, clock }),
@@ -167,7 +168,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       limiter: createLoginLimiter(sharedLimiters, { perAddressAndAccount: config.limits.loginFailures, perAddress: config.limits.loginAddressFailures }),
       registrations: config.limits.registrations && sharedLimiters('registrations', config.limits.registrations),
     }),
-    services: createServicesService({ services: servicesRepo, access, secrets: secretBox, listener: hub }),
+    services: createServicesService({ services: servicesRepo, overview: createServiceOverviewRepository(db.em), access, secrets: secretBox, listener: hub, clock }),
     history: createHistoryService(historyRepo, () => clock.now()),
     teams: createTeamsService(createTeamsRepository(db.em, db.transaction), access),
     statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),

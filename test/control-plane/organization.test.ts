@@ -1,7 +1,9 @@
-// The organization, its members and roles, and the user's own profile.
+// The organization, its members and roles, switching between organizations, and the user's own profile.
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
+import { sql } from '../support/sql.js';
 
 describe('organization, members and profile', () => {
   let cp: TestControlPlane;
@@ -30,6 +32,98 @@ describe('organization, members and profile', () => {
       expect((await cp.api.get('/organization', adminToken)).body.id, 'a login lands in the first organization').to.equal(admin.orgId);
       const taken = await cp.api.put('/organization', { slug: renamed.body.slug }, admin.token);
       expect(taken.status, 'another organization cannot take the slug').to.equal(409);
+    });
+  });
+
+  describe('GET /organization', () => {
+    it("answers the actor's effective role, to viewers too", async () => {
+      const owner = await cp.api.newUser('org-role-owner');
+      const viewer = await cp.api.newUser('org-role-viewer');
+      await add(owner, viewer, 'viewer');
+      const mine = await cp.api.get('/organization', owner.token);
+      expect(mine.body).to.have.all.keys('id', 'name', 'slug', 'plan', 'role', 'created_at', 'updated_at');
+      expect(mine.body).to.include({ id: owner.orgId, role: 'owner' });
+      const switched = await cp.api.post(`/organizations/${owner.orgId}/token`, {}, viewer.token);
+      const seen = await cp.api.get('/organization', switched.body.token);
+      expect(seen.status, seen.text).to.equal(200);
+      expect(seen.body).to.include({ id: owner.orgId, role: 'viewer' });
+      expect((await cp.api.get('/organization', await cp.api.keyWithRole(owner, 'member'))).body.role, 'an API key acts with its own role').to.equal('member');
+    });
+  });
+
+  describe('GET /organizations', () => {
+    it('lists the organizations the user belongs to by name, with the role in each', async () => {
+      const u = await cp.api.newUser('orgs-list');
+      const b = await cp.api.newUser('orgs-list-b');
+      const c = await cp.api.newUser('orgs-list-c');
+      await add(b, u, 'viewer');
+      await add(c, u, 'admin');
+      await sql('update organizations set name = $2 where id = $1', [u.orgId, 'middle']);
+      await sql('update organizations set name = $2 where id = $1', [b.orgId, 'Zulu']);
+      await sql('update organizations set name = $2 where id = $1', [c.orgId, 'alpha']);
+      const r = await cp.api.get('/organizations', u.token);
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body.map((o: any) => [o.name, o.role])).to.deep.equal([['alpha', 'admin'], ['middle', 'owner'], ['Zulu', 'viewer']]);
+      expect(r.body[0]).to.have.all.keys('id', 'name', 'slug', 'plan', 'role', 'created_at', 'updated_at');
+      expect(r.body[0]).to.include({ id: c.orgId, plan: 'free' });
+    });
+
+    it("answers only an API key's own organization, with the key's role", async () => {
+      const owner = await cp.api.newUser('orgs-key');
+      const other = await cp.api.newUser('orgs-key-other');
+      await add(other, owner, 'member');
+      const r = await cp.api.get('/organizations', await cp.api.keyWithRole(owner, 'viewer'));
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body.map((o: any) => [o.id, o.role])).to.deep.equal([[owner.orgId, 'viewer']]);
+    });
+  });
+
+  describe('POST /organizations/{id}/token', () => {
+    const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+
+    it("answers a token acting in that organization with that membership's role", async () => {
+      const a = await cp.api.newUser('switch-a');
+      const b = await cp.api.newUser('switch-b');
+      await add(b, a, 'viewer');
+      const inB = (await cp.api.post('/services', { name: 'only in b', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP' }, b.token)).body;
+      await cp.api.post('/services', { name: 'only in a', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP' }, a.token);
+      const before = Date.now();
+      const r = await cp.api.post(`/organizations/${b.orgId}/token`, {}, a.token);
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body).to.have.all.keys('token', 'user_id', 'org_id', 'role', 'expires_at');
+      expect(r.body).to.include({ user_id: a.userId, org_id: b.orgId, role: 'viewer' });
+      const claims = claimsOf(r.body.token);
+      expect(claims).to.include({ user_id: a.userId, tenant_id: b.orgId, email: a.email });
+      expect(claims.exp - claims.iat, 'the lifetime of a login token').to.equal(claimsOf(a.token).exp - claimsOf(a.token).iat);
+      expect(Date.parse(r.body.expires_at)).to.equal(claims.exp * 1000).and.be.at.least(before + 72 * 3_600_000 - 1000);
+
+      const services = await cp.api.get('/services', r.body.token);
+      expect(services.body.map((s: any) => s.id)).to.deep.equal([inB.id]);
+      expect((await cp.api.get('/organization', r.body.token)).body).to.include({ id: b.orgId, role: 'viewer' });
+      expect((await cp.api.post('/services', { name: 'x', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP' }, r.body.token)).status, 'a viewer there').to.equal(403);
+      const back = await cp.api.request('POST', `/organizations/${a.orgId}/token`, { token: r.body.token });
+      expect(back.status, 'without a body, back to the own organization').to.equal(200);
+      expect((await cp.api.get('/organization', back.body.token)).body).to.include({ id: a.orgId, role: 'owner' });
+    });
+
+    it('answers 403 with one message for a foreign or unknown organization, and for an API key', async () => {
+      const u = await cp.api.newUser('switch-refused');
+      const stranger = await cp.api.newUser('switch-stranger');
+      const foreign = await cp.api.post(`/organizations/${stranger.orgId}/token`, {}, u.token);
+      const unknown = await cp.api.post(`/organizations/${randomUUID()}/token`, {}, u.token);
+      expect([foreign.status, unknown.status]).to.deep.equal([403, 403]);
+      expect(foreign.body.error).to.equal(unknown.body.error);
+      const key = await cp.api.post(`/organizations/${u.orgId}/token`, {}, await cp.api.keyWithRole(u, 'owner'));
+      expect(key.status).to.equal(403);
+      expect(key.body.error).to.match(/API keys act in their own organization only/);
+    });
+
+    it('answers 400 for an id that is not a UUID or a body with fields', async () => {
+      const u = await cp.api.newUser('switch-bad');
+      expect((await cp.api.post('/organizations/acme/token', {}, u.token)).status).to.equal(400);
+      expect((await cp.api.post(`/organizations/${u.orgId}/token`, { role: 'owner' }, u.token)).status).to.equal(400);
+      expect((await cp.api.post(`/organizations/${u.orgId}/token`, [], u.token)).status).to.equal(400);
+      expect((await cp.api.request('POST', `/organizations/${u.orgId}/token`)).status, 'unauthenticated').to.equal(401);
     });
   });
 

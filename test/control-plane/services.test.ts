@@ -146,6 +146,71 @@ describe('services routes', () => {
     });
   });
 
+  describe('GET /services filters, order and pages', () => {
+    let u: TestUser;
+    const ids: Record<string, string> = {};
+    const names = async (query: string) => {
+      const r = await cp.api.get(`/services?${query}`, u.token);
+      expect(r.status, `${query}: ${r.text}`).to.equal(200);
+      return { names: r.body.map((s: { name: string }) => s.name), total: r.headers.get('x-total-count') };
+    };
+
+    before(async () => {
+      u = await cp.api.newUser('svc-filters');
+      await sql(`update organizations set plan = 'unlimited' where id = $1`, [u.orgId]);
+      const fields: [string, Record<string, unknown>][] = [
+        ['web', { environment: 'production', tags: ['Frontend'], locations: ['paris', 'tokyo'], description: 'The 100% site' }],
+        ['Api', { environment: 'production', tags: ['backend'], endpoint: 'http://api.internal:9/' }],
+        ['db', { environment: 'staging', check_type: 'TCP', endpoint: 'db.internal:5432', locations: ['paris'] }],
+        ['cache', { check_type: 'REDIS', endpoint: '127.0.0.1:6379' }],
+      ];
+      for (const [name, f] of fields) ids[name] = (await create(u, { name, ...f })).body.id;
+      await sql(`update services set status = v.status from (values ($1::uuid, 'GREEN'), ($2::uuid, 'RED'), ($3::uuid, 'YELLOW')) as v (id, status) where services.id = v.id`, [
+        ids.web, ids.Api, ids.db,
+      ]);
+    });
+
+    it('answers X-Total-Count and keeps creation order by default', async () => {
+      expect(await names('')).to.deep.equal({ names: ['web', 'Api', 'db', 'cache'], total: '4' });
+    });
+
+    it('filters by environment, location, PENDING status and text, each and combined', async () => {
+      expect((await names('environment=production')).names).to.deep.equal(['web', 'Api']);
+      expect((await names('location=paris')).names).to.deep.equal(['web', 'db']);
+      expect((await names('location=local')).names).to.deep.equal(['Api', 'cache']);
+      expect((await names('status=PENDING')).names).to.deep.equal(['cache']);
+      expect((await names('q=API')).names, 'name and endpoint, any case').to.deep.equal(['Api']);
+      expect((await names('q=internal')).names, 'endpoint').to.deep.equal(['Api', 'db']);
+      expect((await names('q=frontEND')).names, 'a tag').to.deep.equal(['web']);
+      expect((await names(`q=${encodeURIComponent('100%')}`)).names, 'description, % taken literally').to.deep.equal(['web']);
+      expect((await names('q=_')).names, '_ taken literally').to.deep.equal([]);
+      expect(await names('environment=production&status=RED')).to.deep.equal({ names: ['Api'], total: '1' });
+      expect((await names('location=paris&check_type=tcp&q=db&status=YELLOW')).names).to.deep.equal(['db']);
+      expect((await names('tag=backend&environment=staging')).names).to.deep.equal([]);
+    });
+
+    it('sorts by name (any case) or by status, worst first and pending last', async () => {
+      expect((await names('sort=name')).names).to.deep.equal(['Api', 'cache', 'db', 'web']);
+      expect((await names('sort=status')).names).to.deep.equal(['Api', 'db', 'web', 'cache']);
+      expect((await names('sort=created_at')).names).to.deep.equal(['web', 'Api', 'db', 'cache']);
+    });
+
+    it('pages with limit and offset, X-Total-Count counting every match', async () => {
+      expect(await names('sort=name&limit=2')).to.deep.equal({ names: ['Api', 'cache'], total: '4' });
+      expect(await names('sort=name&limit=2&offset=2')).to.deep.equal({ names: ['db', 'web'], total: '4' });
+      expect(await names('sort=name&offset=10')).to.deep.equal({ names: [], total: '4' });
+      expect(await names('environment=production&limit=1&offset=1')).to.deep.equal({ names: ['Api'], total: '2' });
+    });
+
+    it('answers 400 for a bad limit, offset, sort, status or an unknown parameter', async () => {
+      for (const q of ['limit=0', 'limit=1001', 'limit=ten', 'limit=1.5', 'offset=-1', 'offset=x', 'offset=1e300', 'sort=size', 'sort=NAME', 'status=pending', 'q=', 'environment=', 'location=a&location=b', 'colour=red']) {
+        const r = await cp.api.get(`/services?${q}`, u.token);
+        expect(r.status, q).to.equal(400);
+        expect(r.body.error, q).to.be.a('string').and.not.empty;
+      }
+    });
+  });
+
   describe('PUT /services/{id}', () => {
     it('changes only the fields sent and answers the full service', async () => {
       const u = await cp.api.newUser('svc-put');

@@ -5,7 +5,7 @@ import { ListAlertsQuery } from '../../control-plane/src/features/alerting/alert
 import { ListRulesQuery } from '../../control-plane/src/features/alerting/rules.schema.js';
 import { CheckLogQuery, MetricsQuery, OverviewQuery, UptimeQuery } from '../../control-plane/src/features/checks/history.schema.js';
 import { NoQuery } from '../../control-plane/src/http/crud-routes.js';
-import { ListServicesQuery } from '../../control-plane/src/features/services/services.schema.js';
+import { ListServicesQuery, ServicesSummaryQuery } from '../../control-plane/src/features/services/services.schema.js';
 import type { Fixtures } from './fixtures.js';
 
 export interface ListRoute {
@@ -19,6 +19,8 @@ export interface ListRoute {
 
 export const LIST_ROUTES: ListRoute[] = [
   { path: '/services', query: ListServicesQuery, runs: 80 },
+  { path: '/services/summary', query: ServicesSummaryQuery, runs: 30 },
+  { path: '/services/overview', query: ListServicesQuery, runs: 80 },
   { path: '/services/:id', query: NoQuery, target: (f) => f.service, runs: 30 },
   { path: '/services/:id/checks', query: CheckLogQuery, target: (f) => f.service, runs: 50 },
   { path: '/services/:id/uptime', query: UptimeQuery, target: (f) => f.service, runs: 40 },
@@ -27,6 +29,7 @@ export const LIST_ROUTES: ListRoute[] = [
   { path: '/alert-rules', query: ListRulesQuery, runs: 40 },
   { path: '/alerts', query: ListAlertsQuery, runs: 50 },
   { path: '/teams', query: NoQuery, runs: 20 },
+  { path: '/organizations', query: NoQuery, runs: 20 },
   { path: '/heartbeat/:key', query: NoQuery, target: (f) => f.heartbeatKey, public: true, runs: 20 },
   { path: '/status-pages/:slug/public', query: NoQuery, target: (f) => f.statusPageSlug, public: true, runs: 20 },
 ];

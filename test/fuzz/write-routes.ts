@@ -13,7 +13,7 @@ import { CreatePolicyInput, UpdatePolicyInput } from '../../control-plane/src/fe
 import { CreateHeartbeatInput, UpdateHeartbeatInput } from '../../control-plane/src/features/heartbeats/heartbeats.routes.js';
 import { CreateWindowInput, UpdateWindowInput } from '../../control-plane/src/features/maintenance/maintenance.schema.js';
 import { CHANNEL_CONFIG, CHANNEL_TYPES, CreateChannelInput, UpdateChannelInput } from '../../control-plane/src/features/notifications/channels.schema.js';
-import { AddMemberInput, ChangeRoleInput, UpdateOrganizationInput } from '../../control-plane/src/features/organizations/organization.routes.js';
+import { AddMemberInput, ChangeRoleInput, OrganizationTokenInput, UpdateOrganizationInput } from '../../control-plane/src/features/organizations/organization.routes.js';
 import { CreateServiceInput, UpdateServiceInput } from '../../control-plane/src/features/services/services.schema.js';
 import { CreateSslCertificateInput, UpdateSslCertificateInput } from '../../control-plane/src/features/ssl-certificates/ssl-certificates.schema.js';
 import { CreateStatusPageInput, UpdateStatusPageInput } from '../../control-plane/src/features/status-pages/status-pages.schema.js';
@@ -134,6 +134,7 @@ export const WRITE_ROUTES: WriteRoute[] = [
     // "free" would cap the fixture organization at 5 services and turn the creates into 403s.
     hints: () => ({ plan: fc.constantFrom('unlimited', 'enterprise', '__proto__', 'constructor', 'toString') }),
   },
+  { method: 'POST', path: '/organizations/:id/token', body: OrganizationTokenInput, target: (f) => f.owner.orgId, runs: 40 },
   { method: 'POST', path: '/members', body: AddMemberInput, runs: 60, hints: (f) => ({ email: email(f.member.email, f.outsider.email) }) },
   { method: 'PUT', path: '/members/:userId', body: ChangeRoleInput, target: (f) => f.member.userId, runs: 60 },
   { method: 'DELETE', path: '/members/:userId', runs: 25 },

@@ -11,6 +11,7 @@ import { Migration0007Teams } from './0007-teams.js';
 import { Migration0008SslCertificates } from './0008-ssl-certificates.js';
 import { Migration0009StatusPages } from './0009-status-pages.js';
 import { Migration0010RateLimits } from './0010-rate-limits.js';
+import { Migration0011LocationResponseTime } from './0011-location-response-time.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: '0001-initial', class: Migration0001Initial },
@@ -23,4 +24,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '0008-ssl-certificates', class: Migration0008SslCertificates },
   { name: '0009-status-pages', class: Migration0009StatusPages },
   { name: '0010-rate-limits', class: Migration0010RateLimits },
+  { name: '0011-location-response-time', class: Migration0011LocationResponseTime },
 ];

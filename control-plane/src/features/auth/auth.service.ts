@@ -61,7 +61,7 @@ export function createAuthService({ accounts, hasher, tokens, limiter, registrat
       await limiter.recordSuccess(attempt);
       const organizationId = await accounts.primaryOrganizationId(user.id);
       if (!organizationId) throw new AppError('FORBIDDEN', 'this user belongs to no organization');
-      const token = await tokens.issue({ userId: user.id, tenantId: organizationId, email: user.email });
+      const { token } = await tokens.issue({ userId: user.id, tenantId: organizationId, email: user.email });
       return { token, userId: user.id, organizationId };
     },
   };

@@ -14,8 +14,13 @@ export interface VerifiedToken extends TokenClaims {
   expiresAt: Date;
 }
 
+export interface IssuedToken {
+  token: string;
+  expiresAt: Date;
+}
+
 export interface TokenService {
-  issue(claims: TokenClaims): Promise<string>;
+  issue(claims: TokenClaims): Promise<IssuedToken>;
   /** Throws UNAUTHENTICATED for a malformed, expired, tampered or unsigned token. */
   verify(token: string): Promise<VerifiedToken>;
 }
@@ -25,11 +30,13 @@ export function createTokenService(secret: string, now: () => Date = () => new D
   return {
     async issue(claims) {
       const iat = Math.floor(now().getTime() / 1000);
-      return new SignJWT({ user_id: claims.userId, tenant_id: claims.tenantId, email: claims.email })
+      const exp = iat + TOKEN_LIFETIME_SECONDS;
+      const token = await new SignJWT({ user_id: claims.userId, tenant_id: claims.tenantId, email: claims.email })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuedAt(iat)
-        .setExpirationTime(iat + TOKEN_LIFETIME_SECONDS)
+        .setExpirationTime(exp)
         .sign(key);
+      return { token, expiresAt: new Date(exp * 1000) };
     },
     async verify(token) {
       try {

@@ -50,8 +50,8 @@ interface ServiceState {
   status: ServiceStatus | null;
   locations: string[];
   minFailingLocations: number;
-  /** Latest status and time of each location's results. */
-  byLocation: Map<string, { status: ServiceStatus; checkedAt: Date; moved: boolean }>;
+  /** Latest status, time and response time of each location's results. */
+  byLocation: Map<string, { status: ServiceStatus; checkedAt: Date; responseTimeMs: number | null; moved: boolean }>;
   lastCheckedAt: Date | null;
   lastResponseTimeMs: number | null;
   redStreak: number;
@@ -101,9 +101,9 @@ async function lockServices(tx: Tx, ids: string[]): Promise<Map<string, ServiceS
        from services where id = any(?::uuid[]) order by id for update`,
     [idArray],
   );
-  const latest = await queryBound<{ service_id: string; location: string; status: ServiceStatus; checked_at: Date }>(
+  const latest = await queryBound<{ service_id: string; location: string; status: ServiceStatus; checked_at: Date; response_time_ms: number | null }>(
     tx,
-    'select service_id, location, status, checked_at from service_location_status where service_id = any(?::uuid[])',
+    'select service_id, location, status, checked_at, response_time_ms from service_location_status where service_id = any(?::uuid[])',
     [idArray],
   );
   const states = new Map<string, ServiceState>();
@@ -123,7 +123,9 @@ async function lockServices(tx: Tx, ids: string[]): Promise<Map<string, ServiceS
       moved: false,
     });
   }
-  for (const l of latest) states.get(l.service_id)?.byLocation.set(l.location, { status: l.status, checkedAt: new Date(l.checked_at), moved: false });
+  for (const l of latest) {
+    states.get(l.service_id)?.byLocation.set(l.location, { status: l.status, checkedAt: new Date(l.checked_at), responseTimeMs: l.response_time_ms, moved: false });
+  }
   return states;
 }
 
@@ -155,7 +157,7 @@ function advance(incoming: IncomingResult, state: ServiceState): StoredResult {
   const current = !held || held.checkedAt <= result.checkedAt;
   let previousStatus: ServiceStatus | null = null;
   if (current) {
-    state.byLocation.set(result.location, { status: result.status, checkedAt: result.checkedAt, moved: true });
+    state.byLocation.set(result.location, { status: result.status, checkedAt: result.checkedAt, responseTimeMs: result.responseTimeMs, moved: true });
   }
   const { status: serviceStatus, failing } = quorum(state, result);
   if (current) {
@@ -186,10 +188,14 @@ async function saveStates(tx: Tx, states: Map<string, ServiceState>): Promise<vo
   const locations = moved.flatMap(([id, s]) => [...s.byLocation].filter(([, l]) => l.moved).map(([location, l]) => ({ id, location, ...l })));
   await queryBound(
     tx,
-    `insert into service_location_status (service_id, location, status, checked_at)
-       select * from json_to_recordset(?::json) as v (service_id uuid, location text, status text, checked_at timestamptz)
-     on conflict (service_id, location) do update set status = excluded.status, checked_at = excluded.checked_at`,
-    [JSON.stringify(locations.map((l) => ({ service_id: l.id, location: l.location, status: l.status, checked_at: l.checkedAt })))],
+    `insert into service_location_status (service_id, location, status, checked_at, response_time_ms)
+       select * from json_to_recordset(?::json) as v (service_id uuid, location text, status text, checked_at timestamptz, response_time_ms float8)
+     on conflict (service_id, location) do update set status = excluded.status, checked_at = excluded.checked_at, response_time_ms = excluded.response_time_ms`,
+    [
+      JSON.stringify(
+        locations.map((l) => ({ service_id: l.id, location: l.location, status: l.status, checked_at: l.checkedAt, response_time_ms: l.responseTimeMs })),
+      ),
+    ],
   );
   await queryBound(
     tx,

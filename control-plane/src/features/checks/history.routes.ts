@@ -45,7 +45,7 @@ export function metricsOverviewRoutes(services: ServicesService, history: Histor
   const router = new Router();
   router.get('/metrics', async (ctx) => {
     const query = parseInput(OverviewQuery, ctx.query, 'query');
-    ctx.body = await history.overview(await services.list(actorOf(ctx), { org: query.org }), query.period);
+    ctx.body = await history.overview((await services.list(actorOf(ctx), { org: query.org })).services, query.period);
   });
   return router;
 }

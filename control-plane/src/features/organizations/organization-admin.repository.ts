@@ -13,6 +13,11 @@ export interface OrganizationView {
   updatedAt: Date;
 }
 
+/** An organization and the role a user holds there by membership. */
+export interface MemberOrganization extends OrganizationView {
+  role: Role;
+}
+
 export interface Member {
   userId: string;
   email: string;
@@ -23,6 +28,8 @@ export interface Member {
 
 export interface OrganizationAdminRepository {
   find(organizationId: string): Promise<OrganizationView | null>;
+  /** Every organization the user belongs to, by name (case-insensitive). */
+  organizationsOf(userId: string): Promise<MemberOrganization[]>;
   /** CONFLICT when the slug is taken. */
   update(organizationId: string, changes: { name?: string; slug?: string; plan?: string }): Promise<OrganizationView>;
   members(organizationId: string): Promise<Member[]>;
@@ -69,6 +76,10 @@ export function createOrganizationAdminRepository(em: () => EntityManager): Orga
     async find(organizationId) {
       const [row] = await run('select * from organizations where id = ?', [organizationId]);
       return row ? toOrg(row) : null;
+    },
+    async organizationsOf(userId) {
+      const rows = await run('select o.*, m.role from memberships m join organizations o on o.id = m.organization_id where m.user_id = ? order by lower(o.name), o.name, o.id', [userId]);
+      return rows.map((r) => ({ ...toOrg(r), role: r.role as Role }));
     },
     async update(organizationId, c) {
       try {

@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { actorOf } from '../../http/authenticate.js';
 import { parseInput, readOnly } from '../../http/validate.js';
-import type { Member, OrganizationView } from './organization-admin.repository.js';
-import type { OrganizationService } from './organization.service.js';
+import type { Member, MemberOrganization } from './organization-admin.repository.js';
+import type { OrganizationService, OrganizationToken } from './organization.service.js';
 
 const role = z.enum(['owner', 'admin', 'member', 'viewer'], { message: 'role must be owner, admin, member or viewer' });
 export const UpdateOrganizationInput = z.strictObject({
@@ -17,16 +17,21 @@ export const AddMemberInput = z.strictObject({
   role: role.default('member'),
 });
 export const ChangeRoleInput = z.strictObject({ role });
+/** Switching needs nothing but the path; an empty object is accepted for clients that always send one. */
+export const OrganizationTokenInput = z.strictObject({});
 const UserId = z.uuid({ message: 'user id must be a UUID' });
+const OrganizationId = z.uuid({ message: 'organization id must be a UUID' });
 
-const toOrganizationJson = (o: OrganizationView) => ({
+const toOrganizationJson = (o: MemberOrganization) => ({
   id: o.id,
   name: o.name,
   slug: o.slug,
   plan: o.plan,
+  role: o.role,
   created_at: o.createdAt.toISOString(),
   updated_at: o.updatedAt.toISOString(),
 });
+const toTokenJson = (t: OrganizationToken) => ({ token: t.token, user_id: t.userId, org_id: t.organizationId, role: t.role, expires_at: t.expiresAt.toISOString() });
 const toMemberJson = (m: Member) => ({ user_id: m.userId, email: m.email, full_name: m.fullName, role: m.role, joined_at: m.joinedAt.toISOString() });
 
 export function organizationRoutes(organizations: OrganizationService): Router[] {
@@ -36,6 +41,16 @@ export function organizationRoutes(organizations: OrganizationService): Router[]
   });
   organization.put('/', async (ctx) => {
     ctx.body = toOrganizationJson(await organizations.update(actorOf(ctx), parseInput(UpdateOrganizationInput, ctx.request.body)));
+  });
+
+  const all = new Router({ prefix: '/organizations' });
+  all.get('/', async (ctx) => {
+    ctx.body = (await organizations.list(actorOf(ctx))).map(toOrganizationJson);
+  });
+  all.post('/:id/token', async (ctx) => {
+    const organizationId = parseInput(OrganizationId, ctx.params.id, 'organization id');
+    if (ctx.request.body !== undefined) parseInput(OrganizationTokenInput, ctx.request.body);
+    ctx.body = toTokenJson(await organizations.tokenFor(actorOf(ctx), organizationId));
   });
 
   const members = new Router({ prefix: '/members' });
@@ -56,5 +71,5 @@ export function organizationRoutes(organizations: OrganizationService): Router[]
     await organizations.removeMember(actorOf(ctx), userIdOf(ctx.params));
     ctx.status = 204;
   });
-  return [organization, members];
+  return [organization, all, members];
 }

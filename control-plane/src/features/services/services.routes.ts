@@ -1,7 +1,16 @@
 import Router from '@koa/router';
 import { actorOf } from '../../http/authenticate.js';
 import { parseInput } from '../../http/validate.js';
-import { CreateServiceInput, ListServicesQuery, ServiceIdParam, UpdateServiceInput, toServiceJson } from './services.schema.js';
+import {
+  CreateServiceInput,
+  ListServicesQuery,
+  ServiceIdParam,
+  ServicesSummaryQuery,
+  UpdateServiceInput,
+  toServiceJson,
+  toServiceOverviewJson,
+  toServicesSummaryJson,
+} from './services.schema.js';
 import type { ServicesService } from './services.service.js';
 
 export function servicesRoutes(services: ServicesService): Router {
@@ -10,7 +19,21 @@ export function servicesRoutes(services: ServicesService): Router {
 
   router.get('/', async (ctx) => {
     const query = parseInput(ListServicesQuery, ctx.query, 'query');
-    ctx.body = (await services.list(actorOf(ctx), query)).map(toServiceJson);
+    const { total, services: found } = await services.list(actorOf(ctx), query);
+    ctx.set('X-Total-Count', String(total));
+    ctx.body = found.map(toServiceJson);
+  });
+
+  // Before /:id, which would take "summary" and "overview" for ids.
+  router.get('/summary', async (ctx) => {
+    const query = parseInput(ServicesSummaryQuery, ctx.query, 'query');
+    ctx.body = toServicesSummaryJson(await services.summary(actorOf(ctx), query));
+  });
+
+  router.get('/overview', async (ctx) => {
+    const query = parseInput(ListServicesQuery, ctx.query, 'query');
+    const { total, services: rows } = await services.overview(actorOf(ctx), query);
+    ctx.body = { total, services: rows.map(toServiceOverviewJson) };
   });
 
   router.post('/', async (ctx) => {

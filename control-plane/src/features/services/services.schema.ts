@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { isInternalCheckType, normaliseCheckType } from '../../../../shared/src/check-types.js';
 import { readOnly } from '../../http/validate.js';
-import type { ServiceView } from './services.service.js';
+import type { ServicesSummary } from './service-overview.repository.js';
+import type { ServiceOverview, ServiceView } from './services.service.js';
 
 const text = (field: string, max: number) =>
   z.string({ message: `${field} must be a string` }).trim().max(max, `${field} must be at most ${max} characters`);
@@ -84,13 +85,32 @@ export const UpdateServiceInput = z.strictObject({
 });
 export type UpdateServiceInput = z.infer<typeof UpdateServiceInput>;
 
+export const SERVICE_SORTS = ['created_at', 'name', 'status'] as const;
+export type ServiceSort = (typeof SERVICE_SORTS)[number];
+
+const queryText = (field: string, max: number) =>
+  z.string({ message: `${field} must be given once` }).min(1, `${field} must not be empty`).max(max, `${field} must be at most ${max} characters`);
+const queryInteger = (field: string, min: number) =>
+  z.coerce.number({ message: `${field} must be an integer` }).int(`${field} must be an integer`).min(min, `${field} must be at least ${min}`);
+
+/** The filters, order and page of GET /services and GET /services/overview. */
 export const ListServicesQuery = z.strictObject({
   org: z.string().min(1).max(100).optional(),
-  status: z.enum(['GREEN', 'YELLOW', 'RED'], { message: 'status must be GREEN, YELLOW or RED' }).optional(),
+  // PENDING: no result yet (status null).
+  status: z.enum(['GREEN', 'YELLOW', 'RED', 'PENDING'], { message: 'status must be GREEN, YELLOW, RED or PENDING' }).optional(),
   tag: z.string().min(1).max(64).optional(),
   check_type: checkType.optional(),
+  environment: queryText('environment', 100).optional(),
+  location: queryText('location', 63).optional(),
+  q: queryText('q', 200).optional(),
+  sort: z.enum(SERVICE_SORTS, { message: 'sort must be created_at, name or status' }).optional(),
+  limit: queryInteger('limit', 1).max(1000, 'limit must be at most 1000').optional(),
+  offset: queryInteger('offset', 0).optional(),
 });
 export type ListServicesQuery = z.infer<typeof ListServicesQuery>;
+
+export const ServicesSummaryQuery = z.strictObject({ org: ListServicesQuery.shape.org });
+export type ServicesSummaryQuery = z.infer<typeof ServicesSummaryQuery>;
 
 export const ServiceIdParam = uuid('service id');
 
@@ -113,5 +133,31 @@ export function toServiceJson(s: ServiceView) {
     last_response_time_ms: s.lastResponseTimeMs,
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
+  };
+}
+
+export function toServicesSummaryJson(s: ServicesSummary) {
+  return { total: s.total, statuses: s.statuses, tags: s.tags, environments: s.environments, locations: s.locations, check_types: s.checkTypes };
+}
+
+export function toServiceOverviewJson({ service: s, locationStatuses, trend }: ServiceOverview) {
+  return {
+    id: s.id,
+    name: s.name,
+    check_type: s.checkType,
+    endpoint: s.endpoint,
+    environment: s.environment,
+    tags: s.tags,
+    locations: s.locations,
+    status: s.status,
+    last_checked_at: s.lastCheckedAt?.toISOString() ?? null,
+    last_response_time_ms: s.lastResponseTimeMs,
+    location_statuses: locationStatuses.map((l) => ({
+      location: l.location,
+      status: l.status,
+      checked_at: l.checkedAt.toISOString(),
+      response_time_ms: l.responseTimeMs,
+    })),
+    trend,
   };
 }

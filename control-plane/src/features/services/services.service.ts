@@ -1,9 +1,10 @@
 // The services use cases (API.md "Services"): validation across fields, organization
 // access, secrets in options, and telling agents about every change.
 import { randomUUID } from 'node:crypto';
-import { endpointFormat, type CheckType } from '../../../../shared/src/check-types.js';
+import { CHECK_TYPES, endpointFormat, type CheckType } from '../../../../shared/src/check-types.js';
 import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../../shared/src/endpoints.js';
+import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { HEARTBEAT_CHECK_TYPE } from '../heartbeats/heartbeats.service.js';
@@ -11,10 +12,22 @@ import { SSL_CERTIFICATE_CHECK_TYPE } from '../ssl-certificates/ssl-certificates
 import type { Actor } from '../../http/authenticate.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { ServiceRecord } from './service.entity.js';
-import type { CreateServiceInput, ListServicesQuery, UpdateServiceInput } from './services.schema.js';
-import type { ServiceChanges, ServicesRepository } from './services.repository.js';
+import type { LocationStatus, ServiceOverviewRepository, ServicesSummary } from './service-overview.repository.js';
+import type { CreateServiceInput, ListServicesQuery, ServicesSummaryQuery, UpdateServiceInput } from './services.schema.js';
+import type { ServiceChanges, ServiceFilters, ServicePage, ServicesRepository } from './services.repository.js';
 
 export type ServiceView = ServiceRecord;
+
+/** One row of the dashboard's service list. */
+export interface ServiceOverview {
+  service: ServiceRecord;
+  locationStatuses: LocationStatus[];
+  /** Mean response time of each of the last TREND_HOURS hours, oldest first; null: no checks. */
+  trend: (number | null)[];
+}
+
+const TREND_HOURS = 24;
+const HOUR_MS = 3_600_000;
 
 /** What agents must hear about; implemented by the assignment hub. */
 export interface ServiceChangeListener {
@@ -25,16 +38,18 @@ export interface ServiceChangeListener {
 
 export interface ServicesServiceDeps {
   services: ServicesRepository;
+  overview: ServiceOverviewRepository;
   access: OrganizationAccess;
   secrets: SecretBox;
   listener: ServiceChangeListener;
+  clock: Clock;
 }
 
 const MASK = '********';
 // Changes to these reach the agents; a rename or new tags do not.
 const CHECK_FIELDS = ['endpoint', 'checkType', 'checkIntervalSeconds', 'timeoutSeconds', 'locations', 'options'] as const;
 
-export function createServicesService({ services, access, secrets, listener }: ServicesServiceDeps) {
+export function createServicesService({ services, overview, access, secrets, listener, clock }: ServicesServiceDeps) {
   const view = (s: ServiceRecord): ServiceView => ({ ...s, options: maskSecrets(s.options) });
 
   const sealOptions = (options: Record<string, unknown>, previous: Record<string, unknown> = {}) => {
@@ -85,10 +100,39 @@ export function createServicesService({ services, access, secrets, listener }: S
       return view(created);
     },
 
-    async list(actor: Actor, query: ListServicesQuery): Promise<ServiceView[]> {
+    /** A page of the services that match, and how many match in all. */
+    async list(actor: Actor, query: ListServicesQuery): Promise<{ total: number; services: ServiceView[] }> {
       const organizationId = await access.resolveReadable(actor, query.org);
-      const found = await services.list(organizationId, { status: query.status, tag: query.tag, checkType: query.check_type });
-      return found.map(view);
+      const found = await services.list(organizationId, filtersOf(query), pageOf(query));
+      return { total: found.total, services: found.services.map(view) };
+    },
+
+    /** Counts by status and the values the list's filters take, over every service of the organization. */
+    async summary(actor: Actor, query: ServicesSummaryQuery): Promise<ServicesSummary> {
+      const summary = await overview.summary(await access.resolveReadable(actor, query.org));
+      // Heartbeats and certificate watches are counted, as GET /services lists them, but their
+      // internal types are no value of the check_type filter, which refuses them.
+      return { ...summary, checkTypes: summary.checkTypes.filter((t) => (CHECK_TYPES as string[]).includes(t)) };
+    },
+
+    /** The list's page with each service's location statuses and hourly trend: four statements, whatever the page size. */
+    async overview(actor: Actor, query: ListServicesQuery): Promise<{ total: number; services: ServiceOverview[] }> {
+      const organizationId = await access.resolveReadable(actor, query.org);
+      const { total, services: found } = await services.list(organizationId, filtersOf(query), pageOf(query));
+      const ids = found.map((s) => s.id);
+      const currentHour = Math.floor(clock.now().getTime() / HOUR_MS) * HOUR_MS;
+      const [locations, trends] = await Promise.all([
+        overview.locationStatuses(ids),
+        overview.hourlyMeans(ids, new Date(currentHour - (TREND_HOURS - 1) * HOUR_MS), TREND_HOURS),
+      ]);
+      return {
+        total,
+        services: found.map((service) => ({
+          service,
+          locationStatuses: locations.get(service.id) ?? [],
+          trend: trends.get(service.id) ?? new Array<number | null>(TREND_HOURS).fill(null),
+        })),
+      };
     },
 
     async get(actor: Actor, serviceId: string): Promise<ServiceView> {
@@ -150,6 +194,21 @@ export function createServicesService({ services, access, secrets, listener }: S
 }
 
 export type ServicesService = ReturnType<typeof createServicesService>;
+
+function filtersOf(query: ListServicesQuery): ServiceFilters {
+  return {
+    status: query.status,
+    tag: query.tag,
+    checkType: query.check_type,
+    environment: query.environment,
+    location: query.location,
+    text: query.q,
+  };
+}
+
+function pageOf(query: ListServicesQuery): ServicePage {
+  return { sort: query.sort ?? 'created_at', limit: query.limit, offset: query.offset ?? 0 };
+}
 
 function validateCheck(checkType: CheckType, endpoint: string): void {
   const problem = endpointProblem(endpointFormat(checkType), endpoint);
