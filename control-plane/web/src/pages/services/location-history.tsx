@@ -74,7 +74,7 @@ interface LocationChecks {
 function LatestByLocation({ rows }: { rows: LocationChecks[] }) {
   return (
     <div className="table-scroll">
-      <table>
+      <table className="row-headed">
         <thead>
           <tr>
             <th scope="col">Location</th>
@@ -163,7 +163,7 @@ function PhaseBreakdown({ rows }: { rows: LocationChecks[] }) {
         <>
           <h3>Latest check by location</h3>
           <div className="table-scroll">
-            <table>
+            <table className="row-headed">
               <thead>
                 <tr>
                   <th scope="col">Location</th>

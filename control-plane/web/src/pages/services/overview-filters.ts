@@ -7,7 +7,7 @@ export const FILTER_KEYS = ['status', 'tag', 'environment', 'location', 'check_t
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type Filters = Partial<Record<FilterKey, string>>;
 
-export const SORTS = { status: 'Status (worst first)', name: 'Name', created_at: 'Created' } as const;
+export const SORTS = { status: 'Status', name: 'Name', created_at: 'Created' } as const;
 export type Sort = keyof typeof SORTS;
 
 export function filtersFrom(params: URLSearchParams): Filters {

@@ -15,10 +15,12 @@ const COLUMNS = ['Name', 'Check type', 'Endpoint', 'Status', 'Response time', 'T
 export function OverviewTable({ rows }: { rows: OverviewRow[] }) {
   const body = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
-  // The window scrolls; the virtualizer needs where the rows start on the page.
+  // The window scrolls; the virtualizer needs where the rows start on the page, which moves
+  // when what is above them (filters, counts) changes height.
   useLayoutEffect(() => {
-    setScrollMargin(body.current ? body.current.getBoundingClientRect().top + window.scrollY : 0);
-  }, []);
+    const top = body.current ? Math.round(body.current.getBoundingClientRect().top + window.scrollY) : 0;
+    if (top !== scrollMargin) setScrollMargin(top);
+  });
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: () => ROW_HEIGHT,

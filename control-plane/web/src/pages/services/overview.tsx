@@ -35,7 +35,10 @@ export default function ServicesOverviewPage() {
   const shown = useMemo(() => (rows ? applyFilters(rows, deferredFilters) : []), [rows, deferredFilters]);
   const counts = useMemo(() => countByStatus(rows ?? []), [rows]);
 
-  const setFilter = (key: FilterKey, value: string) => setParams(paramsOf({ ...filters, [key]: value }), { replace: true });
+  // Built on the URL as it is when applied: a delayed search must not undo a filter set meanwhile.
+  const latestParams = useRef(params);
+  latestParams.current = params;
+  const setFilter = (key: FilterKey, value: string) => setParams(paramsOf({ ...filtersFrom(latestParams.current), [key]: value }), { replace: true });
 
   return (
     <Page
@@ -72,7 +75,7 @@ export default function ServicesOverviewPage() {
 
 function StatusCounts({ counts }: { counts: Record<Status | 'PENDING', number> }) {
   return (
-    <ul className="status-counts" aria-label="Services by status">
+    <ul className="status-counts" aria-label="Service counts">
       {STATUSES.map((status) => (
         <li key={status} className={`status-count status-${status.toLowerCase()}`}>
           <span className="status-dot" aria-hidden="true" />
