@@ -9,6 +9,7 @@ import { parseCheckOptions } from '../../shared/src/check-options.js';
 import { CHECK_TYPES, optionsOf } from '../../control-plane/web/src/pages/services/check-catalogue.js';
 import type { TestUser } from '../support/api-client.js';
 import { startDashboard, type DashboardHarness } from '../support/browser.js';
+import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 
 /** A local HTTP target whose answer the test switches. */
@@ -28,7 +29,7 @@ async function startTarget() {
 /** The message shown for a field: the last element its aria-describedby names. */
 async function fieldError(page: Page, label: string): Promise<string> {
   const field = page.getByLabel(label, { exact: true });
-  await page.waitForFunction((id) => document.getElementById(id)?.getAttribute('aria-invalid') === 'true', (await field.getAttribute('id'))!);
+  await field.and(page.locator('[aria-invalid="true"]')).waitFor();
   const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
   return page.locator(`[id="${describedBy.split(' ').pop()}"]`).innerText();
 }
@@ -136,7 +137,7 @@ describe('dashboard: services', function () {
 
     await page.getByRole('button', { name: 'Check now' }).click();
     await page.getByRole('status').filter({ hasText: 'Check enqueued' }).waitFor();
-    await page.waitForFunction((n) => document.querySelectorAll('[aria-labelledby="checks-title"] tbody tr').length > n, before - 1, { timeout: 10_000 });
+    await poll(async () => (await log.getByRole('row').count()) > before, { what: 'the checked result in the log', timeoutMs: 10_000 });
     await page.getByRole('button', { name: 'Older' }).waitFor();
 
     await page.getByRole('link', { name: 'Edit' }).click();
