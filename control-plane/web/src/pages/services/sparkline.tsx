@@ -17,7 +17,8 @@ export const Sparkline = memo(function Sparkline({ values }: { values: readonly 
   }
   const max = Math.max(...known);
   const min = Math.min(...known);
-  const span = max - min || 1;
+  // A flat line (one value, or all equal) sits in the middle rather than on the floor.
+  const span = max - min;
   const step = values.length > 1 ? WIDTH / (values.length - 1) : 0;
   const segments: string[] = [];
   let current = '';
@@ -28,7 +29,7 @@ export const Sparkline = memo(function Sparkline({ values }: { values: readonly 
       return;
     }
     const x = (i * step).toFixed(1);
-    const y = (HEIGHT - 2 - ((v - min) / span) * (HEIGHT - 4)).toFixed(1);
+    const y = (span === 0 ? HEIGHT / 2 : HEIGHT - 2 - ((v - min) / span) * (HEIGHT - 4)).toFixed(1);
     current += `${current ? 'L' : 'M'}${x} ${y}`;
   });
   if (current) segments.push(current);
@@ -37,7 +38,7 @@ export const Sparkline = memo(function Sparkline({ values }: { values: readonly 
     <svg className="sparkline" width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label}>
       <title>{label}</title>
       {segments.map((d, i) =>
-        d.includes('L') ? <path key={i} d={d} /> : <circle key={i} cx={d.split(' ')[0]!.slice(1)} cy={d.split(' ')[1]} r="1.5" />,
+        d.includes('L') ? <path key={i} d={d} /> : <circle key={i} cx={d.split(' ')[0]!.slice(1)} cy={d.split(' ')[1]} r="2" />,
       )}
     </svg>
   );
