@@ -1,9 +1,124 @@
-import { Page } from '../../ui/page';
+// One service: what it checks, its status now and per location, response times and phases,
+// uptime and the checks log, all refreshed by the live feed; write actions for members+.
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { Service } from '../../api/types';
+import { useSession } from '../../session/session';
+import { DeleteButton } from '../../ui/delete-button';
+import { formatAgo, formatDateTime } from '../../ui/format';
+import { LoadError, Loading, Page } from '../../ui/page';
+import { StatusBadge } from '../../ui/status';
+import { ChecksLog } from './checks-log';
+import { LocationHistory } from './location-history';
+import { useCheckNow, useDeleteService, useService } from './service-api';
+import { UptimeCard } from './uptime-card';
+import './services.css';
 
 export default function ServiceDetailPage() {
+  const { id } = useParams();
+  const service = useService(id);
+  if (service.isPending) return <Page title="Service"><Loading what="the service" /></Page>;
+  if (service.isError) return <Page title="Service"><LoadError error={service.error} retry={() => void service.refetch()} /></Page>;
+  return <ServiceDetail service={service.data} />;
+}
+
+function ServiceDetail({ service }: { service: Service }) {
+  const { canWrite } = useSession();
+  const navigate = useNavigate();
+  const remove = useDeleteService();
   return (
-    <Page title="Service">
-      <p>Coming in this issue.</p>
+    <Page
+      title={service.name}
+      actions={
+        canWrite && (
+          <>
+            <CheckNowButton serviceId={service.id} />
+            <Link className="button" to={`/services/${service.id}/edit`}>
+              Edit
+            </Link>
+            <DeleteButton
+              what={`service "${service.name}"`}
+              onDelete={async () => {
+                await remove.mutateAsync(service.id);
+                navigate('/services', { replace: true });
+              }}
+            />
+          </>
+        )
+      }
+    >
+      <p>
+        <Link to="/services">← All services</Link>
+      </p>
+      <section className="card" aria-label="About this service">
+        <dl className="service-facts">
+          <Fact term="Status">
+            <StatusBadge status={service.status} />
+          </Fact>
+          <Fact term="Endpoint">
+            <span className="mono">{service.endpoint}</span>
+          </Fact>
+          <Fact term="Check type">{service.check_type}</Fact>
+          <Fact term="Interval">{service.check_interval_seconds} s</Fact>
+          <Fact term="Timeout">{service.timeout_seconds} s</Fact>
+          <Fact term="Environment">{service.environment ?? '—'}</Fact>
+          <Fact term="Tags">
+            {service.tags.length === 0
+              ? '—'
+              : service.tags.map((tag) => (
+                  <span className="tag" key={tag}>
+                    {tag}
+                  </span>
+                ))}
+          </Fact>
+          <Fact term="Last checked">
+            <time dateTime={service.last_checked_at ?? undefined} title={formatDateTime(service.last_checked_at)}>
+              {formatAgo(service.last_checked_at)}
+            </time>
+          </Fact>
+          {service.description && <Fact term="Description">{service.description}</Fact>}
+        </dl>
+      </section>
+      <LocationHistory service={service} />
+      <UptimeCard serviceId={service.id} />
+      <ChecksLog serviceId={service.id} />
     </Page>
+  );
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function CheckNowButton({ serviceId }: { serviceId: string }) {
+  const check = useCheckNow(serviceId);
+  const [notice, setNotice] = useState<string>();
+  return (
+    <>
+      <button
+        type="button"
+        className="primary"
+        disabled={check.isPending}
+        onClick={() => {
+          setNotice(undefined);
+          check.mutate(undefined, {
+            onSuccess: () => setNotice('Check enqueued: the result appears here when it arrives.'),
+            onError: (error) => setNotice(`The check could not be enqueued: ${error.message}`),
+          });
+        }}
+      >
+        Check now
+      </button>
+      {notice && (
+        <p className="notice check-notice" role="status">
+          {notice}
+        </p>
+      )}
+    </>
   );
 }

@@ -1,0 +1,215 @@
+// The services pages in a real browser: create through the form and watch the status arrive
+// live, field errors, the detail page and its actions, what a viewer sees, and 2,000 services.
+import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { CHECK_TYPES as API_CHECK_TYPES, checkFamily } from '../../shared/src/check-types.js';
+import { parseCheckOptions } from '../../shared/src/check-options.js';
+import { CHECK_TYPES, optionsOf } from '../../control-plane/web/src/pages/services/check-catalogue.js';
+import type { TestUser } from '../support/api-client.js';
+import { startDashboard, type DashboardHarness } from '../support/browser.js';
+import { poll } from '../support/poll.js';
+import { sql } from '../support/sql.js';
+
+/** A local HTTP target whose answer the test switches. */
+async function startTarget() {
+  let status = 200;
+  const server = http.createServer((_, res) => res.writeHead(status, { 'content-type': 'text/plain' }).end('hello'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`,
+    answer(next: number) {
+      status = next;
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The message shown for a field: the last element its aria-describedby names. */
+async function fieldError(page: Page, label: string): Promise<string> {
+  const field = page.getByLabel(label, { exact: true });
+  await field.and(page.locator('[aria-invalid="true"]')).waitFor();
+  const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
+  return page.locator(`[id="${describedBy.split(' ').pop()}"]`).innerText();
+}
+
+const serviceRow = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+
+describe('dashboard: services', function () {
+  this.timeout(60_000);
+  let h: DashboardHarness;
+  let target: Awaited<ReturnType<typeof startTarget>>;
+  let owner: TestUser;
+
+  before(async function () {
+    h = await startDashboard(this, { embeddedAgent: true });
+    target = await startTarget();
+    owner = await h.controlPlane.api.newUser('services-owner');
+  });
+  after(async () => {
+    await target?.stop();
+    await h?.stop();
+  });
+
+  const createService = async (user: TestUser, fields: Record<string, unknown>) => {
+    const r = await h.controlPlane.api.post('/services', { check_type: 'HTTP', endpoint: target.url, ...fields }, user.token);
+    expect(r.status, r.text).to.equal(201);
+    return r.body as { id: string; name: string };
+  };
+
+  it('offers every check type the API accepts, with options the API takes for it', () => {
+    expect(Object.keys(CHECK_TYPES)).to.have.members(API_CHECK_TYPES);
+    for (const type of API_CHECK_TYPES) {
+      expect(CHECK_TYPES[type]!.family, type).to.equal(checkFamily(type));
+      for (const option of optionsOf(type)) {
+        const sample = { boolean: true, number: 1, 'status-list': [200], headers: { 'x-a': 'b' }, select: option.choices?.[0] }[option.kind as string] ?? (option.key === 'resolver' ? '1.1.1.1' : 'x');
+        expect(parseCheckOptions(type, { [option.key]: sample }).ok, `${type} ${option.key}`).to.equal(true);
+      }
+    }
+  });
+
+  it('creates an HTTP service through the form and shows it turn GREEN on the overview without a reload', async () => {
+    target.answer(500);
+    const page = await h.signedInPage(owner);
+    await page.getByRole('link', { name: 'New service' }).click();
+    await page.getByRole('heading', { name: 'New service' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('shop front');
+    await page.getByLabel('Check type').selectOption('HTTP');
+    await page.getByLabel('Endpoint').fill(target.url);
+    await page.getByLabel('Interval (seconds)').fill('5');
+    await page.getByLabel('Timeout (seconds)').fill('2');
+    await page.getByLabel('Tags').fill('web, checkout');
+    await page.getByLabel('HTTP method').selectOption('GET');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'shop front', level: 1 }).waitFor();
+
+    await page.getByRole('link', { name: 'All services' }).click();
+    const row = serviceRow(page, 'shop front');
+    await row.getByText('RED', { exact: true }).waitFor({ timeout: 10_000 });
+    expect(await row.getByRole('img', { name: 'local: RED' }).count()).to.equal(1);
+    await page.getByText('RED 1').waitFor();
+
+    target.answer(200);
+    await row.getByText('GREEN', { exact: true }).waitFor({ timeout: 12_000 });
+    await page.getByText('GREEN 1').waitFor();
+    await row.getByRole('img', { name: 'local: GREEN' }).waitFor();
+    await row.getByRole('img', { name: /response time trend/ }).waitFor();
+  });
+
+  it('shows the API errors next to the fields, and the options of the chosen check type', async () => {
+    const page = await h.signedInPage(owner, '/services/new');
+    await page.getByLabel('Name', { exact: true }).fill('too slow');
+    await page.getByLabel('Endpoint').fill(target.url);
+    await page.getByLabel('Timeout (seconds)').fill('500');
+    await page.getByLabel('Expected status codes').fill('200, abc');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await fieldError(page, 'Timeout (seconds)')).to.match(/120/);
+    expect(await page.getByLabel('Timeout (seconds)').getAttribute('aria-invalid')).to.equal('true');
+
+    await page.getByLabel('Timeout (seconds)').fill('5');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await fieldError(page, 'Expected status codes')).to.match(/2xx|status/i);
+
+    await page.getByLabel('Check type').selectOption('DNS');
+    await page.getByLabel('DNS record type').waitFor();
+    expect(await page.getByLabel('HTTP method').count()).to.equal(0);
+    await page.getByLabel('Check type').selectOption('SSH');
+    await page.getByLabel('Password').waitFor();
+    await page.getByLabel('Endpoint').fill('not a host port');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await fieldError(page, 'Endpoint')).to.match(/host:port/);
+  });
+
+  it('shows a service: status per location, uptime, the checks log, "Check now", edit and delete', async () => {
+    target.answer(200);
+    const service = await createService(owner, { name: 'api gateway', check_interval_seconds: 60, locations: ['local', 'far-away'] });
+    const page = await h.signedInPage(owner, `/services/${service.id}`);
+    await page.getByRole('heading', { name: 'api gateway', level: 1 }).waitFor();
+
+    const locations = page.getByRole('region', { name: 'Status by location' });
+    await locations.getByRole('row', { name: /local/ }).getByText('GREEN').waitFor();
+    await locations.getByRole('row', { name: /far-away/ }).getByText('PENDING').waitFor();
+    await page.getByRole('region', { name: 'Uptime' }).getByText('100%').first().waitFor();
+    const log = page.getByRole('region', { name: 'Checks log' });
+    await log.getByRole('row').nth(1).waitFor();
+    const before = await log.getByRole('row').count();
+
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByRole('status').filter({ hasText: 'Check enqueued' }).waitFor();
+    await poll(async () => (await log.getByRole('row').count()) > before, { what: 'the checked result in the log', timeoutMs: 10_000 });
+    await page.getByRole('button', { name: 'Older' }).waitFor();
+
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('api gateway v2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'api gateway v2', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: /^Delete/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'Services', level: 1 }).waitFor();
+    expect((await h.controlPlane.api.get(`/services/${service.id}`, owner.token)).status).to.equal(404);
+  });
+
+  it('shows a viewer no "New service", "Edit", "Delete" or "Check now"', async () => {
+    await createService(owner, { name: 'read only thing' });
+    const viewer = await h.controlPlane.api.newUser('services-viewer');
+    const added = await h.controlPlane.api.post('/members', { email: viewer.email, role: 'viewer' }, owner.token);
+    expect(added.status, added.text).to.be.oneOf([200, 201]);
+
+    const page = await h.signedInPage(viewer);
+    await page.getByLabel('Organization').selectOption(owner.orgId);
+    await page.getByText('· viewer').waitFor();
+    await serviceRow(page, 'read only thing').waitFor();
+    expect(await page.getByRole('link', { name: 'New service' }).count()).to.equal(0);
+
+    await page.getByRole('link', { name: 'read only thing' }).click();
+    await page.getByRole('heading', { name: 'read only thing', level: 1 }).waitFor();
+    await page.getByRole('region', { name: 'Checks log' }).waitFor();
+    for (const name of ['Edit', 'Check now']) expect(await page.getByRole('link', { name }).or(page.getByRole('button', { name })).count(), name).to.equal(0);
+    expect(await page.getByRole('button', { name: /^Delete/ }).count()).to.equal(0);
+  });
+
+  it('opens 2,000 services, counts them by status and filters by text and status', async () => {
+    const big = await h.controlPlane.api.newUser('services-many');
+    await sql(`update organizations set plan = 'unlimited' where id = $1`, [big.orgId]);
+    // Three are checked by the embedded agent (a closed port: RED); the rest wait for a
+    // location without an agent and stay PENDING, so the agent is not swamped.
+    let next = 0;
+    const create = async () => {
+      while (next < 2000) {
+        const i = next++;
+        const red = i < 3;
+        await createService(big, {
+          name: `svc-${String(i).padStart(4, '0')}`,
+          endpoint: red ? 'http://127.0.0.1:9/' : `http://10.0.0.${i % 250}/`,
+          locations: red ? ['local'] : ['far-away'],
+          tags: [`team-${i % 5}`],
+          check_interval_seconds: 3600,
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, create));
+
+    const page = await h.signedInPage(big);
+    await page.getByText('2000 services').waitFor({ timeout: 15_000 });
+    await page.getByText('PENDING 1997').waitFor();
+    await page.getByText('RED 3').waitFor({ timeout: 10_000 });
+    // Virtualized: far fewer rows in the document than services.
+    expect(await page.getByRole('row').count()).to.be.below(100);
+
+    await page.getByLabel('Search').fill('svc-19');
+    await page.getByText('100 of 2000 services').waitFor();
+    await serviceRow(page, 'svc-1900').waitFor();
+    expect(page.url()).to.contain('q=svc-19');
+
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Status', { exact: true }).selectOption('RED');
+    await page.getByText('3 of 2000 services').waitFor();
+    await serviceRow(page, 'svc-0002').waitFor();
+
+    await page.reload();
+    await page.getByText('3 of 2000 services').waitFor({ timeout: 15_000 });
+    expect(await page.getByLabel('Status', { exact: true }).inputValue()).to.equal('RED');
+  });
+});
