@@ -10,7 +10,7 @@ import { startDashboard, type DashboardHarness } from '../support/browser.js';
 /** The message shown under a field: the last element its aria-describedby names. */
 async function fieldError(page: Page, label: string): Promise<string> {
   const field = page.getByLabel(label, { exact: true });
-  await page.waitForFunction((el) => el?.getAttribute('aria-invalid') === 'true', await field.elementHandle(), { timeout: 10_000 });
+  await page.getByLabel(label, { exact: true }).and(page.locator('[aria-invalid="true"]')).waitFor({ timeout: 10_000 });
   const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
   return page.locator(`[id="${describedBy.split(' ').pop()}"]`).innerText();
 }
