@@ -47,7 +47,7 @@ describe('dashboard: a new user from sign-up to an acknowledged alert', function
     await channelDialog.getByLabel('Type').selectOption('webhook');
     await channelDialog.getByLabel('URL').fill(`${webhook.url}/hook`);
     await channelDialog.getByRole('button', { name: 'Create channel' }).click();
-    await page.getByRole('cell', { name: 'on-call hook' }).waitFor();
+    await page.getByRole('main').getByText('on-call hook', { exact: true }).first().waitFor();
 
     await nav.getByRole('link', { name: 'Services' }).click();
     await page.getByRole('link', { name: 'New service' }).click();
@@ -65,7 +65,7 @@ describe('dashboard: a new user from sign-up to an acknowledged alert', function
     await ruleDialog.getByLabel('Name').fill('shop is down');
     await ruleDialog.getByLabel('Service').selectOption({ label: 'shop' });
     await ruleDialog.getByRole('button', { name: 'Create rule' }).click();
-    await page.getByRole('cell', { name: 'shop is down' }).waitFor();
+    await page.getByRole('main').getByText('shop is down', { exact: true }).first().waitFor();
 
     await nav.getByRole('link', { name: 'Services' }).click();
     const row = page.getByRole('row', { name: /shop/ });
@@ -91,17 +91,18 @@ describe('dashboard: a new user from sign-up to an acknowledged alert', function
     await page.getByRole('button', { name: 'Create status page' }).click();
     const statusDialog = page.getByRole('dialog');
     await statusDialog.getByLabel('Title').fill('Shop status');
-    await statusDialog.getByLabel('Slug').fill('shop-status');
+    const slug = `shop-${Date.now()}`;
+    await statusDialog.getByLabel('Slug').fill(slug);
     await statusDialog.getByLabel(/^Public/).check();
     await statusDialog.getByLabel('shop').check();
     await statusDialog.getByRole('button', { name: 'Create' }).click();
-    await page.getByRole('cell', { name: 'Shop status' }).waitFor();
+    await page.getByRole('main').getByText('Shop status', { exact: true }).first().waitFor();
     expect(reloads, 'page loads after the first').to.equal(1);
 
     const visitor = await h.newPage();
-    await visitor.page.goto('/status/shop-status');
+    await visitor.page.goto(`/status/${slug}`);
     await visitor.page.getByRole('heading', { name: 'Shop status' }).waitFor();
-    await visitor.page.getByText('shop', { exact: true }).waitFor();
+    await visitor.page.getByRole('heading', { name: 'shop', exact: true }).waitFor();
     await visitor.page.getByText('RED').first().waitFor();
     expect(errors).to.deep.equal([]);
     expect(visitor.errors).to.deep.equal([]);

@@ -1,6 +1,6 @@
 // Folds the feed's messages into the data the pages already hold, so a result reaches the
 // screen without a request; what cannot be patched in place is marked stale and refetched.
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { queryKeys } from '../api/query-keys';
 import type { LiveMessage, Overview, OverviewRow, Service } from '../api/types';
 
@@ -28,7 +28,7 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
             { location: r.location, status: r.status, checked_at: r.checked_at, response_time_ms: r.response_time_ms },
           ].sort((a, b) => a.location.localeCompare(b.location)),
         }));
-        client.setQueryData<Service>(queryKeys.service(org, r.service_id), (s) => s && { ...s, last_checked_at: r.checked_at, last_response_time_ms: r.response_time_ms });
+        patchQueries<Service>(client, queryKeys.service(org, r.service_id), (s) => ({ ...s, last_checked_at: r.checked_at, last_response_time_ms: r.response_time_ms }));
         break;
       }
       case 'service_status': {
@@ -36,7 +36,7 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
         statusesChanged = true;
         touchedServices.add(s.service_id);
         patchRow(s.service_id, (row) => ({ ...row, status: s.status }));
-        client.setQueryData<Service>(queryKeys.service(org, s.service_id), (service) => service && { ...service, status: s.status });
+        patchQueries<Service>(client, queryKeys.service(org, s.service_id), (service) => ({ ...service, status: s.status }));
         break;
       }
       default:
@@ -45,9 +45,15 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
   }
 
   if (rowPatches.size > 0) {
-    client.setQueriesData<Overview>({ queryKey: queryKeys.servicesOverview(org) }, (overview) => {
-      if (!overview) return overview;
-      return { ...overview, services: overview.services.map((row) => rowPatches.get(row.id)?.(row) ?? row) };
+    patchQueries<Overview>(client, queryKeys.servicesOverview(org), (overview) => {
+      let changed = false;
+      const services = overview.services.map((row) => {
+        const patch = rowPatches.get(row.id);
+        if (!patch) return row;
+        changed = true;
+        return patch(row);
+      });
+      return changed ? { ...overview, services } : undefined;
     });
   }
   for (const id of touchedServices) void client.invalidateQueries({ queryKey: queryKeys.serviceHistory(org, id) });
@@ -56,4 +62,17 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
     void client.invalidateQueries({ queryKey: queryKeys.services(org) });
   }
   if (alertsChanged) void client.invalidateQueries({ queryKey: queryKeys.alerts(org) });
+}
+
+/**
+ * Patches the cached data under `key` in place. Data already marked stale (a change was
+ * saved) is left for its refetch: writing it would mark it fresh and hide that change.
+ * `patch` answers undefined when it changes nothing, which leaves the data as it was.
+ */
+function patchQueries<T>(client: QueryClient, key: QueryKey, patch: (data: T) => T | undefined): void {
+  for (const query of client.getQueryCache().findAll({ queryKey: key })) {
+    if (query.state.isInvalidated || query.state.data === undefined) continue;
+    const next = patch(query.state.data as T);
+    if (next !== undefined) client.setQueryData(query.queryKey, next);
+  }
 }
