@@ -4,7 +4,8 @@
 //  - result-to-screen latency: a result written on the agent stream → its status on screen;
 //  - the JavaScript of the first load, as transferred (gzip) and uncompressed.
 // Runs a control plane in-process on TEST_DATABASE_URL (PostgreSQL) or the embedded database,
-// a scripted agent, and Chromium, all on 127.0.0.1.
+// a scripted agent, and Chromium, all on 127.0.0.1. The page's content policy forbids the
+// string expressions the probes below evaluate, so the benchmark's browser contexts bypass it.
 //
 //   npx tsx bench/dashboard.ts [services=2000] [results=100] [runs=5]
 import http from 'node:http';
@@ -72,7 +73,7 @@ for (let run = 0; run < runs; run++) {
   await refContext.close();
 
   // A fresh context each run: nothing cached, as on a first visit.
-  const context = await browser.newContext({ baseURL: cp.baseUrl, viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ baseURL: cp.baseUrl, viewport: { width: 1280, height: 900 }, bypassCSP: true });
   await context.addInitScript(`localStorage.setItem('outpost.session', ${JSON.stringify(session)})`);
   const page = await context.newPage();
   overviewTimes.push(await timeToRender(page, '/services?sort=name', firstRowShown));
@@ -86,7 +87,7 @@ for (let run = 0; run < runs; run++) {
 }
 
 // Result → screen: flip the first service between RED and GREEN, one result at a time.
-const context = await browser.newContext({ baseURL: cp.baseUrl, viewport: { width: 1280, height: 900 } });
+const context = await browser.newContext({ baseURL: cp.baseUrl, viewport: { width: 1280, height: 900 }, bypassCSP: true });
 await context.addInitScript(`localStorage.setItem('outpost.session', ${JSON.stringify(session)})`);
 const page = await context.newPage();
 await timeToRender(page, '/services?sort=name', firstRowShown);
