@@ -72,3 +72,23 @@ describe('dashboard: session', function () {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 });
+
+describe('dashboard: connection state', function () {
+  this.timeout(60_000);
+
+  it('says when the live feed is disconnected', async function () {
+    const h = await startDashboard(this);
+    let stopped = false;
+    try {
+      const user = await h.controlPlane.api.newUser('disconnect');
+      const page = await h.signedInPage(user);
+      await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+      stopped = true;
+      await h.controlPlane.stop();
+      await page.getByText('Disconnected, reconnecting…').waitFor();
+    } finally {
+      if (stopped) await h.browser.close();
+      else await h.stop();
+    }
+  });
+});
