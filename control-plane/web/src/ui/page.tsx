@@ -55,3 +55,12 @@ export function FormProblems({ messages }: { messages: string[] }) {
     </div>
   );
 }
+
+/** The page's main action beside its heading, e.g. "Create heartbeat". */
+export function CreateButton({ onClick, children }: { onClick(): void; children: ReactNode }) {
+  return (
+    <button type="button" className="primary" onClick={onClick}>
+      {children}
+    </button>
+  );
+}

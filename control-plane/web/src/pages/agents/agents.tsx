@@ -12,7 +12,9 @@ import { Dialog } from '../../ui/dialog';
 import { TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { formatAgo, formatDateTime } from '../../ui/format';
-import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, FormProblems, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
 import { AgentStatus } from './agent-status';
 import { AgentTokenDialog } from './agent-token-dialog';
 import { AGENT_REFRESH_MS, type Agent, type AgentWithToken } from './agent-types';
@@ -27,27 +29,17 @@ export default function AgentsPage() {
   return (
     <Page
       title="Agents"
-      actions={
-        canManage && (
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
-            Create agent
-          </button>
-        )
-      }
+      actions={canManage && <CreateButton onClick={() => setCreating(true)}>Create agent</CreateButton>}
     >
       <p className="muted">
         Agents run inside your networks and check the services of their location. The location <Link to="/locations/local">local</Link> is the agent built into the
         control plane.
       </p>
-      {agents.isPending ? (
-        <Loading what="agents" />
-      ) : agents.isError ? (
-        <LoadError error={agents.error} retry={() => agents.refetch()} />
-      ) : agents.data.length === 0 ? (
-        <Empty>No agents yet.{canManage && ' Create one to check services from inside another network.'}</Empty>
-      ) : (
-        <AgentTable agents={agents.data} canManage={canManage} onToken={(agent) => setShown({ agent, rotated: true })} />
-      )}
+      <QueryState query={agents} what="agents" empty={<>No agents yet.{canManage && ' Create one to check services from inside another network.'}</>}>
+        {(data) => (
+          <AgentTable agents={data} canManage={canManage} onToken={(agent) => setShown({ agent, rotated: true })} />
+        )}
+      </QueryState>
       <CreateAgentDialog
         open={creating}
         onClose={() => setCreating(false)}
@@ -63,42 +55,27 @@ export default function AgentsPage() {
 
 function AgentTable({ agents, canManage, onToken }: { agents: Agent[]; canManage: boolean; onToken(agent: AgentWithToken): void }) {
   return (
-    <div className="table-scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Location</th>
-            <th scope="col">Status</th>
-            <th scope="col">Version</th>
-            <th scope="col">Hostname</th>
-            <th scope="col">Last seen</th>
-            {canManage && <th scope="col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {agents.map((agent) => (
-            <tr key={agent.id}>
-              <td>{agent.name}</td>
-              <td>
-                <Link to={`/locations/${encodeURIComponent(agent.location)}`}>{agent.location}</Link>
-              </td>
-              <td>
-                <AgentStatus status={agent.status} />
-              </td>
-              <td>{agent.version ?? '—'}</td>
-              <td>{agent.hostname ?? '—'}</td>
-              <td title={formatDateTime(agent.last_seen_at)}>{formatAgo(agent.last_seen_at)}</td>
-              {canManage && (
-                <td>
-                  <AgentActions agent={agent} onToken={onToken} />
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ListTable columns={['Name', 'Location', 'Status', 'Version', 'Hostname', 'Last seen']} actions={canManage}>
+      {agents.map((agent) => (
+        <tr key={agent.id}>
+          <td>{agent.name}</td>
+          <td>
+            <Link to={`/locations/${encodeURIComponent(agent.location)}`}>{agent.location}</Link>
+          </td>
+          <td>
+            <AgentStatus status={agent.status} />
+          </td>
+          <td>{agent.version ?? '—'}</td>
+          <td>{agent.hostname ?? '—'}</td>
+          <td title={formatDateTime(agent.last_seen_at)}>{formatAgo(agent.last_seen_at)}</td>
+          {canManage && (
+            <td>
+              <AgentActions agent={agent} onToken={onToken} />
+            </td>
+          )}
+        </tr>
+      ))}
+    </ListTable>
   );
 }
 

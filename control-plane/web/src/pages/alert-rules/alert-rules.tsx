@@ -5,11 +5,12 @@ import { Link } from 'react-router';
 import { useDeleteResource, useResourceList } from '../../api/resources';
 import type { Service } from '../../api/types';
 import { useSession } from '../../session/session';
-import { DeleteButton } from '../../ui/delete-button';
 import { Dialog } from '../../ui/dialog';
-import { Empty, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
+import { EditDeleteActions } from '../../ui/row-actions';
 import type { Channel } from '../channels/channel-types';
-import '../channels/lists.css';
 import type { EscalationPolicy, Team } from '../escalation/policy-types';
 import { RuleForm, type RuleChoices } from './rule-form';
 import { conditionSummary, type AlertRule } from './rule-types';
@@ -38,59 +39,29 @@ export default function AlertRulesPage() {
   return (
     <Page
       title="Alert rules"
-      actions={
-        canWrite && (
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            Create rule
-          </button>
-        )
-      }
+      actions={canWrite && <CreateButton onClick={() => setEditing('new')}>Create rule</CreateButton>}
     >
-      {rules.isPending ? (
-        <Loading what="alert rules" />
-      ) : rules.isError ? (
-        <LoadError error={rules.error} retry={() => void rules.refetch()} />
-      ) : rules.data.length === 0 ? (
-        <Empty>No alert rule yet, so no alert opens when a service fails. {canWrite ? 'Create a rule to be alerted.' : 'A member of the organization can create one.'}</Empty>
-      ) : (
-        <div className="list-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Service</th>
-                <th scope="col">Severity</th>
-                <th scope="col">Condition</th>
-                <th scope="col">Notifies</th>
-                <th scope="col">Enabled</th>
-                {canWrite && <th scope="col">Actions</th>}
+      <QueryState query={rules} what="alert rules" empty={<>No alert rule yet, so no alert opens when a service fails. {canWrite ? 'Create a rule to be alerted.' : 'A member of the organization can create one.'}</>}>
+        {(data) => (
+          <ListTable columns={['Name', 'Service', 'Severity', 'Condition', 'Notifies', 'Enabled']} actions={canWrite}>
+            {data.map((rule) => (
+              <tr key={rule.id}>
+                <th scope="row">{rule.name}</th>
+                <td>{rule.service_id ? <Link to={`/services/${rule.service_id}`}>{nameOf(choices.services, rule.service_id)}</Link> : 'All services'}</td>
+                <td>{rule.severity}</td>
+                <td>{conditionSummary(rule.condition)}</td>
+                <td>{notifies(rule)}</td>
+                <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
+                {canWrite && (
+                  <td>
+                    <EditDeleteActions name={rule.name} what={`rule "${rule.name}"`} onEdit={() => setEditing(rule)} onDelete={() => remove.mutateAsync(rule.id)} />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {rules.data.map((rule) => (
-                <tr key={rule.id}>
-                  <th scope="row">{rule.name}</th>
-                  <td>{rule.service_id ? <Link to={`/services/${rule.service_id}`}>{nameOf(choices.services, rule.service_id)}</Link> : 'All services'}</td>
-                  <td>{rule.severity}</td>
-                  <td>{conditionSummary(rule.condition)}</td>
-                  <td>{notifies(rule)}</td>
-                  <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
-                  {canWrite && (
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" onClick={() => setEditing(rule)} aria-label={`Edit ${rule.name}`}>
-                          Edit
-                        </button>
-                        <DeleteButton what={`rule "${rule.name}"`} onDelete={() => remove.mutateAsync(rule.id)} />
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </ListTable>
+        )}
+      </QueryState>
       <Dialog title={editing === 'new' ? 'Create alert rule' : `Edit ${editing?.name ?? ''}`} open={editing !== null} onClose={() => setEditing(null)} wide>
         {editing !== null && <RuleForm rule={editing === 'new' ? undefined : editing} choices={choices} onDone={() => setEditing(null)} />}
       </Dialog>

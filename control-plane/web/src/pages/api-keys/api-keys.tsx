@@ -10,7 +10,9 @@ import { Dialog } from '../../ui/dialog';
 import { SelectField, TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { formatAgo, formatDateTime } from '../../ui/format';
-import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, FormProblems, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
 import { assignableRoles, ROLE_HELP } from '../members/roles';
 import './api-keys.css';
 
@@ -35,13 +37,7 @@ export default function ApiKeysPage() {
   return (
     <Page
       title="API keys"
-      actions={
-        canManage && (
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
-            Create API key
-          </button>
-        )
-      }
+      actions={canManage && <CreateButton onClick={() => setCreating(true)}>Create API key</CreateButton>}
     >
       <p className="muted">
         A key works wherever a sign-in token does (<code>Authorization: Bearer op_…</code>), with the role it was given, until it is deleted.
@@ -81,24 +77,11 @@ export default function ApiKeysPage() {
 function ApiKeyList() {
   const keys = useResourceList<ApiKey>('/api-keys');
   const remove = useDeleteResource('/api-keys');
-  if (keys.isPending) return <Loading what="API keys" />;
-  if (keys.isError) return <LoadError error={keys.error} retry={() => keys.refetch()} />;
-  if (keys.data.length === 0) return <Empty>No API keys yet.</Empty>;
   return (
-    <div className="table-scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Key starts with</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.data.map((key) => (
+    <QueryState query={keys} what="API keys" empty="No API keys yet.">
+      {(data) => (
+        <ListTable columns={['Name', 'Role', 'Key starts with', 'Created', 'Last used', 'Actions']}>
+          {data.map((key) => (
             <tr key={key.id}>
               <td>{key.name}</td>
               <td>{key.role}</td>
@@ -112,9 +95,9 @@ function ApiKeyList() {
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </ListTable>
+      )}
+    </QueryState>
   );
 }
 

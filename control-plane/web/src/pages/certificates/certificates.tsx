@@ -8,12 +8,14 @@ import { queryKeys } from '../../api/query-keys';
 import { useDeleteResource, useResourceList, useSaveResource } from '../../api/resources';
 import type { Status } from '../../api/types';
 import { useOrg, useSession } from '../../session/session';
-import { DeleteButton } from '../../ui/delete-button';
 import { Dialog } from '../../ui/dialog';
 import { TextAreaField, TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { formatAgo, formatDateTime } from '../../ui/format';
-import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, FormProblems, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
+import { EditDeleteActions } from '../../ui/row-actions';
 import { StatusBadge } from '../../ui/status';
 import './certificates.css';
 
@@ -44,44 +46,18 @@ export default function CertificatesPage() {
   return (
     <Page
       title="SSL certificates"
-      actions={
-        canWrite && (
-          <button type="button" className="primary" onClick={() => setEditing({})}>
-            Create certificate
-          </button>
-        )
-      }
+      actions={canWrite && <CreateButton onClick={() => setEditing({})}>Create certificate</CreateButton>}
     >
       <p className="muted">Each certificate is checked once a day from its location: YELLOW when fewer than its warning days remain, RED when expired or not trusted.</p>
-      {certificates.isPending ? (
-        <Loading what="certificates" />
-      ) : certificates.isError ? (
-        <LoadError error={certificates.error} retry={() => certificates.refetch()} />
-      ) : certificates.data.length === 0 ? (
-        <Empty>No certificates are watched yet.</Empty>
-      ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Certificate</th>
-                <th scope="col">Status</th>
-                <th scope="col">Days remaining</th>
-                <th scope="col">Valid to</th>
-                <th scope="col">Issuer</th>
-                <th scope="col">Location</th>
-                <th scope="col">Checked</th>
-                {canWrite && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {certificates.data.map((certificate) => (
-                <CertificateRow key={certificate.id} certificate={certificate} canWrite={canWrite} onEdit={() => setEditing({ certificate })} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryState query={certificates} what="certificates" empty="No certificates are watched yet.">
+        {(data) => (
+          <ListTable columns={['Certificate', 'Status', 'Days remaining', 'Valid to', 'Issuer', 'Location', 'Checked']} actions={canWrite}>
+            {data.map((certificate) => (
+              <CertificateRow key={certificate.id} certificate={certificate} canWrite={canWrite} onEdit={() => setEditing({ certificate })} />
+            ))}
+          </ListTable>
+        )}
+      </QueryState>
       <Dialog title={editing?.certificate ? `Edit certificate ${editing.certificate.name}` : 'Create certificate'} open={editing !== null} onClose={() => setEditing(null)} wide>
         {editing && <CertificateForm key={editing.certificate?.id ?? 'new'} certificate={editing.certificate} onDone={() => setEditing(null)} />}
       </Dialog>
@@ -118,15 +94,11 @@ function CertificateRow({ certificate, canWrite, onEdit }: { certificate: Certif
       <td title={formatDateTime(certificate.last_checked_at)}>{formatAgo(certificate.last_checked_at)}</td>
       {canWrite && (
         <td>
-          <div className="row-actions">
+          <EditDeleteActions name={`certificate ${certificate.name}`} what={`certificate "${certificate.name}"`} onEdit={onEdit} onDelete={() => remove.mutateAsync(certificate.id)}>
             <button type="button" disabled={checkNow.isPending} onClick={() => checkNow.mutate()} aria-label={`Check now ${certificate.name}`}>
               Check now
             </button>
-            <button type="button" onClick={onEdit} aria-label={`Edit certificate ${certificate.name}`}>
-              Edit
-            </button>
-            <DeleteButton what={`certificate "${certificate.name}"`} onDelete={() => remove.mutateAsync(certificate.id)} />
-          </div>
+          </EditDeleteActions>
           {checkNow.isSuccess && (
             <p className="muted" role="status">
               Check enqueued

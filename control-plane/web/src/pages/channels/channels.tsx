@@ -5,13 +5,14 @@ import { useState } from 'react';
 import { api } from '../../api/http';
 import { useDeleteResource, useResourceList } from '../../api/resources';
 import { useSession } from '../../session/session';
-import { DeleteButton } from '../../ui/delete-button';
 import { Dialog } from '../../ui/dialog';
-import { Empty, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
+import { EditDeleteActions } from '../../ui/row-actions';
 import { ChannelForm } from './channel-form';
 import { TYPE_NAME, type Channel } from './channel-types';
 import './channels.css';
-import './lists.css';
 
 export default function ChannelsPage() {
   const { canWrite } = useSession();
@@ -22,58 +23,29 @@ export default function ChannelsPage() {
   return (
     <Page
       title="Notification channels"
-      actions={
-        canWrite && (
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            Create channel
-          </button>
-        )
-      }
+      actions={canWrite && <CreateButton onClick={() => setEditing('new')}>Create channel</CreateButton>}
     >
-      {channels.isPending ? (
-        <Loading what="notification channels" />
-      ) : channels.isError ? (
-        <LoadError error={channels.error} retry={() => void channels.refetch()} />
-      ) : channels.data.length === 0 ? (
-        <Empty>
-          No notification channel yet. {canWrite ? 'Create one (chat, webhook, pager, email or SMS) so alerts reach you.' : 'A member of the organization can create one.'}
-        </Empty>
-      ) : (
-        <div className="list-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Sends to</th>
-                <th scope="col">Enabled</th>
-                {canWrite && <th scope="col">Actions</th>}
+      <QueryState query={channels} what="notification channels" empty={<>No notification channel yet. {canWrite ? 'Create one (chat, webhook, pager, email or SMS) so alerts reach you.' : 'A member of the organization can create one.'}</>}>
+        {(data) => (
+          <ListTable columns={['Name', 'Type', 'Sends to', 'Enabled']} actions={canWrite}>
+            {data.map((channel) => (
+              <tr key={channel.id}>
+                <th scope="row">{channel.name}</th>
+                <td>{TYPE_NAME[channel.channel_type] ?? channel.channel_type}</td>
+                <td className="channel-config">{configSummary(channel)}</td>
+                <td>{channel.enabled ? 'Enabled' : 'Disabled'}</td>
+                {canWrite && (
+                  <td>
+                    <EditDeleteActions name={channel.name} what={`channel "${channel.name}"`} onEdit={() => setEditing(channel)} onDelete={() => remove.mutateAsync(channel.id)}>
+                      <SendTestButton channel={channel} />
+                    </EditDeleteActions>
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {channels.data.map((channel) => (
-                <tr key={channel.id}>
-                  <th scope="row">{channel.name}</th>
-                  <td>{TYPE_NAME[channel.channel_type] ?? channel.channel_type}</td>
-                  <td className="channel-config">{configSummary(channel)}</td>
-                  <td>{channel.enabled ? 'Enabled' : 'Disabled'}</td>
-                  {canWrite && (
-                    <td>
-                      <div className="row-actions">
-                        <SendTestButton channel={channel} />
-                        <button type="button" onClick={() => setEditing(channel)} aria-label={`Edit ${channel.name}`}>
-                          Edit
-                        </button>
-                        <DeleteButton what={`channel "${channel.name}"`} onDelete={() => remove.mutateAsync(channel.id)} />
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </ListTable>
+        )}
+      </QueryState>
       <Dialog title={editing === 'new' ? 'Create notification channel' : `Edit ${editing?.name ?? ''}`} open={editing !== null} onClose={() => setEditing(null)}>
         {editing !== null && <ChannelForm channel={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} />}
       </Dialog>

@@ -2,7 +2,7 @@
 // the API's message for the whole set below it. Long sets get a filter box.
 import { useId, useState } from 'react';
 import { CheckboxField, TextField } from '../../ui/field';
-import './lists.css';
+import './checkbox-group.css';
 
 interface Option {
   value: string;

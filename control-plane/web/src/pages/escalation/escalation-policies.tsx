@@ -3,11 +3,12 @@
 import { useState } from 'react';
 import { useDeleteResource, useResourceList } from '../../api/resources';
 import { useSession } from '../../session/session';
-import { DeleteButton } from '../../ui/delete-button';
 import { Dialog } from '../../ui/dialog';
-import { Empty, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
+import { EditDeleteActions } from '../../ui/row-actions';
 import type { Channel } from '../channels/channel-types';
-import '../channels/lists.css';
 import { PolicyForm } from './policy-form';
 import type { EscalationPolicy, EscalationStep, Team } from './policy-types';
 import './escalation.css';
@@ -39,61 +40,32 @@ export default function EscalationPoliciesPage() {
   return (
     <Page
       title="Escalation policies"
-      actions={
-        canWrite && (
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            Create policy
-          </button>
-        )
-      }
+      actions={canWrite && <CreateButton onClick={() => setEditing('new')}>Create policy</CreateButton>}
     >
-      {policies.isPending ? (
-        <Loading what="escalation policies" />
-      ) : policies.isError ? (
-        <LoadError error={policies.error} retry={() => void policies.refetch()} />
-      ) : policies.data.length === 0 ? (
-        <Empty>
-          No escalation policy yet. {canWrite ? 'Create one to notify more people the longer an alert stays unacknowledged, then choose it in an alert rule.' : 'A member of the organization can create one.'}
-        </Empty>
-      ) : (
-        <div className="list-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Steps</th>
-                <th scope="col">Repeat</th>
-                {canWrite && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {policies.data.map((policy) => (
-                <tr key={policy.id}>
-                  <th scope="row">{policy.name}</th>
+      <QueryState query={policies} what="escalation policies" empty={<>No escalation policy yet. {canWrite ? 'Create one to notify more people the longer an alert stays unacknowledged, then choose it in an alert rule.' : 'A member of the organization can create one.'}</>}>
+        {(data) => (
+          <ListTable columns={['Name', 'Steps', 'Repeat']} actions={canWrite}>
+            {data.map((policy) => (
+              <tr key={policy.id}>
+                <th scope="row">{policy.name}</th>
+                <td>
+                  <ol className="policy-steps">
+                    {policy.steps.map((step, i) => (
+                      <li key={i}>{stepText(step, i)}</li>
+                    ))}
+                  </ol>
+                </td>
+                <td>{repeatText(policy.repeat)}</td>
+                {canWrite && (
                   <td>
-                    <ol className="policy-steps">
-                      {policy.steps.map((step, i) => (
-                        <li key={i}>{stepText(step, i)}</li>
-                      ))}
-                    </ol>
+                    <EditDeleteActions name={policy.name} what={`policy "${policy.name}"`} onEdit={() => setEditing(policy)} onDelete={() => remove.mutateAsync(policy.id)} />
                   </td>
-                  <td>{repeatText(policy.repeat)}</td>
-                  {canWrite && (
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" onClick={() => setEditing(policy)} aria-label={`Edit ${policy.name}`}>
-                          Edit
-                        </button>
-                        <DeleteButton what={`policy "${policy.name}"`} onDelete={() => remove.mutateAsync(policy.id)} />
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                )}
+              </tr>
+            ))}
+          </ListTable>
+        )}
+      </QueryState>
       <Dialog title={editing === 'new' ? 'Create escalation policy' : `Edit ${editing?.name ?? ''}`} open={editing !== null} onClose={() => setEditing(null)} wide>
         {editing !== null && <PolicyForm policy={editing === 'new' ? undefined : editing} choices={choices} onDone={() => setEditing(null)} />}
       </Dialog>

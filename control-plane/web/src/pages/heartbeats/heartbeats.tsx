@@ -8,14 +8,15 @@ import type { Status } from '../../api/types';
 import { useLiveMessages } from '../../live/live';
 import { useOrg, useSession } from '../../session/session';
 import { CopyButton } from '../../ui/copy-button';
-import { DeleteButton } from '../../ui/delete-button';
 import { Dialog } from '../../ui/dialog';
 import { TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { formatAgo, formatDateTime } from '../../ui/format';
-import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, FormProblems, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
+import { EditDeleteActions } from '../../ui/row-actions';
 import { StatusBadge } from '../../ui/status';
-import '../channels/lists.css';
 import './heartbeats.css';
 
 interface Heartbeat {
@@ -56,65 +57,33 @@ export default function HeartbeatsPage() {
   return (
     <Page
       title="Heartbeats"
-      actions={
-        canWrite && (
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            Create heartbeat
-          </button>
-        )
-      }
+      actions={canWrite && <CreateButton onClick={() => setEditing('new')}>Create heartbeat</CreateButton>}
     >
-      {heartbeats.isPending ? (
-        <Loading what="heartbeats" />
-      ) : heartbeats.isError ? (
-        <LoadError error={heartbeats.error} retry={() => void heartbeats.refetch()} />
-      ) : heartbeats.data.length === 0 ? (
-        <Empty>
-          No heartbeat yet. {canWrite ? 'Create one for a cron job or backup: the job calls its ping URL, and you are alerted when the pings stop.' : 'A member of the organization can create one.'}
-        </Empty>
-      ) : (
-        <div className="list-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Interval</th>
-                <th scope="col">Grace</th>
-                <th scope="col">Last ping</th>
-                <th scope="col">Ping URL</th>
-                {canWrite && <th scope="col">Actions</th>}
+      <QueryState query={heartbeats} what="heartbeats" empty={<>No heartbeat yet. {canWrite ? 'Create one for a cron job or backup: the job calls its ping URL, and you are alerted when the pings stop.' : 'A member of the organization can create one.'}</>}>
+        {(data) => (
+          <ListTable columns={['Name', 'Status', 'Interval', 'Grace', 'Last ping', 'Ping URL']} actions={canWrite}>
+            {data.map((h) => (
+              <tr key={h.id}>
+                <th scope="row">{h.name}</th>
+                <td>
+                  <StatusBadge status={h.status} />
+                </td>
+                <td>{duration(h.interval_seconds)}</td>
+                <td>{duration(h.grace_seconds)}</td>
+                <td>{h.last_ping_at ? <time dateTime={h.last_ping_at} title={formatDateTime(h.last_ping_at)}>{formatAgo(h.last_ping_at)}</time> : 'Never'}</td>
+                <td>
+                  <PingUrl heartbeat={h} />
+                </td>
+                {canWrite && (
+                  <td>
+                    <EditDeleteActions name={h.name} what={`heartbeat "${h.name}"`} onEdit={() => setEditing(h)} onDelete={() => remove.mutateAsync(h.id)} />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {heartbeats.data.map((h) => (
-                <tr key={h.id}>
-                  <th scope="row">{h.name}</th>
-                  <td>
-                    <StatusBadge status={h.status} />
-                  </td>
-                  <td>{duration(h.interval_seconds)}</td>
-                  <td>{duration(h.grace_seconds)}</td>
-                  <td>{h.last_ping_at ? <time dateTime={h.last_ping_at} title={formatDateTime(h.last_ping_at)}>{formatAgo(h.last_ping_at)}</time> : 'Never'}</td>
-                  <td>
-                    <PingUrl heartbeat={h} />
-                  </td>
-                  {canWrite && (
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" onClick={() => setEditing(h)} aria-label={`Edit ${h.name}`}>
-                          Edit
-                        </button>
-                        <DeleteButton what={`heartbeat "${h.name}"`} onDelete={() => remove.mutateAsync(h.id)} />
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </ListTable>
+        )}
+      </QueryState>
       <Dialog title={editing === 'new' ? 'Create heartbeat' : `Edit ${editing?.name ?? ''}`} open={editing !== null} onClose={() => setEditing(null)}>
         {editing !== null && <HeartbeatForm heartbeat={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} />}
       </Dialog>

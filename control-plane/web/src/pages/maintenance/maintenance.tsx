@@ -4,14 +4,15 @@ import { useState, type FormEvent } from 'react';
 import { useDeleteResource, useResourceList, useSaveResource } from '../../api/resources';
 import type { Service } from '../../api/types';
 import { useSession } from '../../session/session';
-import { DeleteButton } from '../../ui/delete-button';
 import { Dialog } from '../../ui/dialog';
 import { TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { formatDateTime } from '../../ui/format';
-import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, FormProblems, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
+import { EditDeleteActions } from '../../ui/row-actions';
 import { CheckboxGroup } from '../channels/checkbox-group';
-import '../channels/lists.css';
 
 interface MaintenanceWindow {
   id: string;
@@ -56,57 +57,28 @@ export default function MaintenancePage() {
   return (
     <Page
       title="Maintenance windows"
-      actions={
-        canWrite && (
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            Create window
-          </button>
-        )
-      }
+      actions={canWrite && <CreateButton onClick={() => setEditing('new')}>Create window</CreateButton>}
     >
-      {windows.isPending ? (
-        <Loading what="maintenance windows" />
-      ) : windows.isError ? (
-        <LoadError error={windows.error} retry={() => void windows.refetch()} />
-      ) : windows.data.length === 0 ? (
-        <Empty>No maintenance window. {canWrite ? 'Create one before planned work so its failures open no alert.' : 'A member of the organization can create one.'}</Empty>
-      ) : (
-        <div className="list-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Ends</th>
-                <th scope="col">Now</th>
-                <th scope="col">Services</th>
-                {canWrite && <th scope="col">Actions</th>}
+      <QueryState query={windows} what="maintenance windows" empty={<>No maintenance window. {canWrite ? 'Create one before planned work so its failures open no alert.' : 'A member of the organization can create one.'}</>}>
+        {(data) => (
+          <ListTable columns={['Name', 'Starts', 'Ends', 'Now', 'Services']} actions={canWrite}>
+            {data.map((w) => (
+              <tr key={w.id}>
+                <th scope="row">{w.name}</th>
+                <td>{formatDateTime(w.starts_at)}</td>
+                <td>{formatDateTime(w.ends_at)}</td>
+                <td>{phase(w)}</td>
+                <td>{w.service_ids.length === 0 ? 'All services' : w.service_ids.map(serviceName).join(', ')}</td>
+                {canWrite && (
+                  <td>
+                    <EditDeleteActions name={w.name} what={`window "${w.name}"`} onEdit={() => setEditing(w)} onDelete={() => remove.mutateAsync(w.id)} />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {windows.data.map((w) => (
-                <tr key={w.id}>
-                  <th scope="row">{w.name}</th>
-                  <td>{formatDateTime(w.starts_at)}</td>
-                  <td>{formatDateTime(w.ends_at)}</td>
-                  <td>{phase(w)}</td>
-                  <td>{w.service_ids.length === 0 ? 'All services' : w.service_ids.map(serviceName).join(', ')}</td>
-                  {canWrite && (
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" onClick={() => setEditing(w)} aria-label={`Edit ${w.name}`}>
-                          Edit
-                        </button>
-                        <DeleteButton what={`window "${w.name}"`} onDelete={() => remove.mutateAsync(w.id)} />
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </ListTable>
+        )}
+      </QueryState>
       <Dialog title={editing === 'new' ? 'Create maintenance window' : `Edit ${editing?.name ?? ''}`} open={editing !== null} onClose={() => setEditing(null)}>
         {editing !== null && <WindowForm window={editing === 'new' ? undefined : editing} services={services.data ?? []} onDone={() => setEditing(null)} />}
       </Dialog>

@@ -11,7 +11,9 @@ import { Dialog } from '../../ui/dialog';
 import { SelectField, TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { formatDateTime } from '../../ui/format';
-import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, FormProblems, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
 import { assignableRoles, outranks, ROLE_HELP } from './roles';
 import './members.css';
 
@@ -23,40 +25,17 @@ export default function MembersPage() {
   return (
     <Page
       title="Members"
-      actions={
-        canManage && (
-          <button type="button" className="primary" onClick={() => setAdding(true)}>
-            Add member
-          </button>
-        )
-      }
+      actions={canManage && <CreateButton onClick={() => setAdding(true)}>Add member</CreateButton>}
     >
-      {members.isPending ? (
-        <Loading what="members" />
-      ) : members.isError ? (
-        <LoadError error={members.error} retry={() => members.refetch()} />
-      ) : members.data.length === 0 ? (
-        <Empty>No members.</Empty>
-      ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                {canManage && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.map((member) => (
-                <MemberRow key={member.user_id} member={member} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryState query={members} what="members" empty="No members.">
+        {(data) => (
+          <ListTable columns={['Name', 'Email', 'Role', 'Joined']} actions={canManage}>
+            {data.map((member) => (
+              <MemberRow key={member.user_id} member={member} />
+            ))}
+          </ListTable>
+        )}
+      </QueryState>
       <Dialog title="Add member" open={adding} onClose={() => setAdding(false)}>
         {adding && <AddMemberForm onDone={() => setAdding(false)} />}
       </Dialog>

@@ -5,11 +5,13 @@ import { Link } from 'react-router';
 import { useDeleteResource, useResourceList, useSaveResource } from '../../api/resources';
 import type { Service } from '../../api/types';
 import { useSession } from '../../session/session';
-import { DeleteButton } from '../../ui/delete-button';
 import { Dialog } from '../../ui/dialog';
 import { CheckboxField, TextAreaField, TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
-import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
+import { EditDeleteActions } from '../../ui/row-actions';
 import './status-pages.css';
 
 interface StatusPage {
@@ -32,67 +34,38 @@ export default function StatusPagesPage() {
   return (
     <Page
       title="Status pages"
-      actions={
-        canWrite && (
-          <button type="button" className="primary" onClick={() => setEditing({})}>
-            Create status page
-          </button>
-        )
-      }
+      actions={canWrite && <CreateButton onClick={() => setEditing({})}>Create status page</CreateButton>}
     >
-      {pages.isPending ? (
-        <Loading what="status pages" />
-      ) : pages.isError ? (
-        <LoadError error={pages.error} retry={() => pages.refetch()} />
-      ) : pages.data.length === 0 ? (
-        <Empty>No status pages yet.</Empty>
-      ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Services</th>
-                <th scope="col">Public</th>
-                <th scope="col">Public page</th>
-                {canWrite && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {pages.data.map((page) => (
-                <tr key={page.id}>
-                  <td>{page.title}</td>
-                  <td>
-                    <code>{page.slug}</code>
-                  </td>
-                  <td>{page.service_ids.length}</td>
-                  <td>{page.public ? 'yes' : 'no'}</td>
-                  <td>
-                    {page.public ? (
-                      <Link to={`/status/${page.slug}`} target="_blank">
-                        /status/{page.slug}
-                      </Link>
-                    ) : (
-                      <span className="muted">not published</span>
-                    )}
-                  </td>
-                  {canWrite && (
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" onClick={() => setEditing({ page })} aria-label={`Edit status page ${page.title}`}>
-                          Edit
-                        </button>
-                        <DeleteButton what={`status page "${page.title}"`} onDelete={() => remove.mutateAsync(page.id)} />
-                      </div>
-                    </td>
+      <QueryState query={pages} what="status pages" empty="No status pages yet.">
+        {(data) => (
+          <ListTable columns={['Title', 'Slug', 'Services', 'Public', 'Public page']} actions={canWrite}>
+            {data.map((page) => (
+              <tr key={page.id}>
+                <td>{page.title}</td>
+                <td>
+                  <code>{page.slug}</code>
+                </td>
+                <td>{page.service_ids.length}</td>
+                <td>{page.public ? 'yes' : 'no'}</td>
+                <td>
+                  {page.public ? (
+                    <Link to={`/status/${page.slug}`} target="_blank">
+                      /status/{page.slug}
+                    </Link>
+                  ) : (
+                    <span className="muted">not published</span>
                   )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                </td>
+                {canWrite && (
+                  <td>
+                    <EditDeleteActions name={`status page ${page.title}`} what={`status page "${page.title}"`} onEdit={() => setEditing({ page })} onDelete={() => remove.mutateAsync(page.id)} />
+                  </td>
+                )}
+              </tr>
+            ))}
+          </ListTable>
+        )}
+      </QueryState>
       <StatusPageDialog editing={editing} onClose={() => setEditing(null)} />
     </Page>
   );

@@ -4,11 +4,13 @@ import { useState, type FormEvent } from 'react';
 import { useDeleteResource, useResourceList, useSaveResource } from '../../api/resources';
 import type { Member } from '../../api/types';
 import { useSession } from '../../session/session';
-import { DeleteButton } from '../../ui/delete-button';
 import { Dialog } from '../../ui/dialog';
 import { CheckboxField, TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
-import { Empty, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { ListTable } from '../../ui/list-table';
+import { CreateButton, FormProblems, LoadError, Loading, Page } from '../../ui/page';
+import { QueryState } from '../../ui/query-state';
+import { EditDeleteActions } from '../../ui/row-actions';
 import './teams.css';
 
 interface Team {
@@ -29,52 +31,26 @@ export default function TeamsPage() {
   return (
     <Page
       title="Teams"
-      actions={
-        canManage && (
-          <button type="button" className="primary" onClick={() => setEditing({})}>
-            Create team
-          </button>
-        )
-      }
+      actions={canManage && <CreateButton onClick={() => setEditing({})}>Create team</CreateButton>}
     >
       <p className="muted">Alert rules and escalation steps can e-mail every member of a team.</p>
-      {teams.isPending ? (
-        <Loading what="teams" />
-      ) : teams.isError ? (
-        <LoadError error={teams.error} retry={() => teams.refetch()} />
-      ) : teams.data.length === 0 ? (
-        <Empty>No teams yet.</Empty>
-      ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Members</th>
-                {canManage && <th scope="col">Actions</th>}
+      <QueryState query={teams} what="teams" empty="No teams yet.">
+        {(data) => (
+          <ListTable columns={['Name', 'Members']} actions={canManage}>
+            {data.map((team) => (
+              <tr key={team.id}>
+                <td>{team.name}</td>
+                <td>{team.members.length === 0 ? <span className="muted">nobody</span> : team.members.map((m) => m.full_name || m.email).join(', ')}</td>
+                {canManage && (
+                  <td>
+                    <EditDeleteActions name={`team ${team.name}`} what={`team "${team.name}"`} onEdit={() => setEditing({ team })} onDelete={() => remove.mutateAsync(team.id)} />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {teams.data.map((team) => (
-                <tr key={team.id}>
-                  <td>{team.name}</td>
-                  <td>{team.members.length === 0 ? <span className="muted">nobody</span> : team.members.map((m) => m.full_name || m.email).join(', ')}</td>
-                  {canManage && (
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" onClick={() => setEditing({ team })} aria-label={`Edit team ${team.name}`}>
-                          Edit
-                        </button>
-                        <DeleteButton what={`team "${team.name}"`} onDelete={() => remove.mutateAsync(team.id)} />
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </ListTable>
+        )}
+      </QueryState>
       <Dialog title={editing?.team ? `Edit team ${editing.team.name}` : 'Create team'} open={editing !== null} onClose={() => setEditing(null)}>
         {editing && <TeamForm key={editing.team?.id ?? 'new'} team={editing.team} onDone={() => setEditing(null)} />}
       </Dialog>
