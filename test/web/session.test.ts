@@ -48,7 +48,8 @@ describe('dashboard: session', function () {
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();
     const password = page.getByLabel('Password');
-    await page.getByText(/at least 8/i).waitFor();
+    await page.getByText('password must be at least 8 characters', { exact: true }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Please correct the fields marked below.' }).waitFor();
     expect(await password.getAttribute('aria-invalid')).to.equal('true');
     const describedBy = (await password.getAttribute('aria-describedby')) ?? '';
     const message = await page.locator(`[id="${describedBy.split(' ').pop()}"]`).innerText();

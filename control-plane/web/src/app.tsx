@@ -3,6 +3,7 @@
 import { lazy, Suspense, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Shell } from './layout/shell';
+import { ErrorBoundary } from './ui/error-boundary';
 import { LiveProvider } from './live/live';
 import { tokenStore } from './session/token-store';
 import { Loading } from './ui/page';
@@ -60,15 +61,17 @@ export function App() {
           <RequireSession>
             <LiveProvider>
               <Shell>
-                <Suspense fallback={loading}>
-                  <Routes>
-                    <Route path="/" element={<Navigate to="/services" replace />} />
-                    {SIGNED_IN_ROUTES.map(([path, element]) => (
-                      <Route key={path} path={path} element={element} />
-                    ))}
-                    <Route path="*" element={<NotFound />} />
-                  </Routes>
-                </Suspense>
+                <PageBoundary>
+                  <Suspense fallback={loading}>
+                    <Routes>
+                      <Route path="/" element={<Navigate to="/services" replace />} />
+                      {SIGNED_IN_ROUTES.map(([path, element]) => (
+                        <Route key={path} path={path} element={element} />
+                      ))}
+                      <Route path="*" element={<NotFound />} />
+                    </Routes>
+                  </Suspense>
+                </PageBoundary>
               </Shell>
             </LiveProvider>
           </RequireSession>
@@ -76,6 +79,10 @@ export function App() {
       />
     </Routes>
   );
+}
+
+function PageBoundary({ children }: { children: ReactNode }) {
+  return <ErrorBoundary resetKey={useLocation().pathname}>{children}</ErrorBoundary>;
 }
 
 function NotFound() {

@@ -28,7 +28,7 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
             { location: r.location, status: r.status, checked_at: r.checked_at, response_time_ms: r.response_time_ms },
           ].sort((a, b) => a.location.localeCompare(b.location)),
         }));
-        patchQueries<Service>(client, queryKeys.service(org, r.service_id), (s) => ({ ...s, last_checked_at: r.checked_at, last_response_time_ms: r.response_time_ms }));
+        patchQueries<Service>(client, queryKeys.service(org, r.service_id), (s) => ({ ...s, last_checked_at: r.checked_at, last_response_time_ms: r.response_time_ms }), { exact: true });
         break;
       }
       case 'service_status': {
@@ -36,7 +36,7 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
         statusesChanged = true;
         touchedServices.add(s.service_id);
         patchRow(s.service_id, (row) => ({ ...row, status: s.status }));
-        patchQueries<Service>(client, queryKeys.service(org, s.service_id), (service) => ({ ...service, status: s.status }));
+        patchQueries<Service>(client, queryKeys.service(org, s.service_id), (service) => ({ ...service, status: s.status }), { exact: true });
         break;
       }
       default:
@@ -67,10 +67,11 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
 /**
  * Patches the cached data under `key` in place. Data already marked stale (a change was
  * saved) is left for its refetch: writing it would mark it fresh and hide that change.
- * `patch` answers undefined when it changes nothing, which leaves the data as it was.
+ * `patch` answers undefined when it changes nothing, which leaves the data as it was. `exact`:
+ * only `key` itself, not the keys below it (a service's history lives below the service).
  */
-function patchQueries<T>(client: QueryClient, key: QueryKey, patch: (data: T) => T | undefined): void {
-  for (const query of client.getQueryCache().findAll({ queryKey: key })) {
+function patchQueries<T>(client: QueryClient, key: QueryKey, patch: (data: T) => T | undefined, { exact = false } = {}): void {
+  for (const query of client.getQueryCache().findAll({ queryKey: key, exact })) {
     if (query.state.isInvalidated || query.state.data === undefined) continue;
     const next = patch(query.state.data as T);
     if (next !== undefined) client.setQueryData(query.queryKey, next);
