@@ -4,9 +4,9 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { CHECK_TYPES as API_CHECK_TYPES, checkFamily } from '../../shared/src/check-types.js';
+import { CHECK_TYPES as API_CHECK_TYPES } from '../../shared/src/check-types.js';
 import { parseCheckOptions } from '../../shared/src/check-options.js';
-import { CHECK_TYPES, optionsOf } from '../../control-plane/web/src/pages/services/check-catalogue.js';
+import { optionsOf } from '../../control-plane/web/src/pages/services/check-catalogue.js';
 import type { TestUser } from '../support/api-client.js';
 import { startDashboard, type DashboardHarness } from '../support/browser.js';
 import { poll } from '../support/poll.js';
@@ -59,9 +59,8 @@ describe('dashboard: services', function () {
   };
 
   it('offers every check type the API accepts, with options the API takes for it', () => {
-    expect(Object.keys(CHECK_TYPES)).to.have.members(API_CHECK_TYPES);
     for (const type of API_CHECK_TYPES) {
-      expect(CHECK_TYPES[type]!.family, type).to.equal(checkFamily(type));
+      expect(optionsOf(type), type).to.not.be.empty;
       for (const option of optionsOf(type)) {
         const sample = { boolean: true, number: 1, 'status-list': [200], headers: { 'x-a': 'b' }, select: option.choices?.[0] }[option.kind as string] ?? (option.key === 'resolver' ? '1.1.1.1' : 'x');
         expect(parseCheckOptions(type, { [option.key]: sample }).ok, `${type} ${option.key}`).to.equal(true);

@@ -1,6 +1,7 @@
 // What the service form offers per check type: the endpoint format and the options the API
-// accepts for it. Mirrors shared/src/check-types.ts and shared/src/check-options.ts (the
-// dashboard's build reads only its own folder); test/web/services.test.ts keeps them equal.
+// accepts for it. The check types come from the API's own catalogue (shared/src); the option
+// fields mirror shared/src/check-options.ts, and test/web/services.test.ts keeps them equal.
+import { CHECK_TYPES, checkFamily, endpointFormat, normaliseCheckType, type CheckFamily, type EndpointFormat } from '../../../../../shared/src/check-types.js';
 
 export type OptionKind = 'text' | 'textarea' | 'number' | 'boolean' | 'select' | 'headers' | 'status-list' | 'secret';
 
@@ -14,33 +15,10 @@ export interface OptionSpec {
   defaultText?: string;
 }
 
-type EndpointFormat = 'http-url' | 'ws-url' | 'host-port' | 'host';
-type Family = 'HTTP' | 'TCP' | 'ICMP' | 'DNS' | 'WEBSOCKET' | 'SMTP' | 'IMAP' | 'FTP' | 'SSH' | 'REDIS' | 'MYSQL' | 'MONGODB' | 'POSTGRES' | 'GRPC';
+type Family = Exclude<CheckFamily, 'TLS_CERTIFICATE'>;
 
-/** Every check type POST /services accepts, with its family and endpoint format. */
-export const CHECK_TYPES: Record<string, { family: Family; endpoint: EndpointFormat }> = {
-  HTTP: { family: 'HTTP', endpoint: 'http-url' },
-  HTTPS: { family: 'HTTP', endpoint: 'http-url' },
-  TCP: { family: 'TCP', endpoint: 'host-port' },
-  TELNET: { family: 'TCP', endpoint: 'host-port' },
-  PING: { family: 'ICMP', endpoint: 'host' },
-  ICMP: { family: 'ICMP', endpoint: 'host' },
-  DNS: { family: 'DNS', endpoint: 'host' },
-  WEBSOCKET: { family: 'WEBSOCKET', endpoint: 'ws-url' },
-  WS: { family: 'WEBSOCKET', endpoint: 'ws-url' },
-  SMTP: { family: 'SMTP', endpoint: 'host-port' },
-  IMAP: { family: 'IMAP', endpoint: 'host-port' },
-  FTP: { family: 'FTP', endpoint: 'host-port' },
-  SSH: { family: 'SSH', endpoint: 'host-port' },
-  REDIS: { family: 'REDIS', endpoint: 'host-port' },
-  MYSQL: { family: 'MYSQL', endpoint: 'host-port' },
-  MARIADB: { family: 'MYSQL', endpoint: 'host-port' },
-  MONGODB: { family: 'MONGODB', endpoint: 'host-port' },
-  MONGO: { family: 'MONGODB', endpoint: 'host-port' },
-  POSTGRES: { family: 'POSTGRES', endpoint: 'host-port' },
-  POSTGRESQL: { family: 'POSTGRES', endpoint: 'host-port' },
-  GRPC: { family: 'GRPC', endpoint: 'host-port' },
-};
+/** Every check type POST /services accepts, in the API's own catalogue's order. */
+export { CHECK_TYPES };
 
 export const ENDPOINT_HINTS: Record<EndpointFormat, { hint: string; example: string }> = {
   'http-url': { hint: 'A URL starting with http:// or https://', example: 'https://example.com/health' },
@@ -99,11 +77,12 @@ const OPTIONS: Record<Family, OptionSpec[]> = {
 };
 
 export function optionsOf(checkType: string): OptionSpec[] {
-  const info = CHECK_TYPES[checkType];
-  return info ? OPTIONS[info.family] : [];
+  const type = normaliseCheckType(checkType);
+  const family = type ? checkFamily(type) : undefined;
+  return family === undefined || family === 'TLS_CERTIFICATE' ? [] : OPTIONS[family];
 }
 
 export function endpointHintOf(checkType: string): { hint: string; example: string } | undefined {
-  const info = CHECK_TYPES[checkType];
-  return info && ENDPOINT_HINTS[info.endpoint];
+  const type = normaliseCheckType(checkType);
+  return type && ENDPOINT_HINTS[endpointFormat(type)];
 }

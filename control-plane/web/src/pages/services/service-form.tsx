@@ -43,7 +43,7 @@ export function ServiceForm({ initial, service, onSaved, onCancel }: ServiceForm
         <TextField label="Name" required value={values.name} onChange={(e) => set('name', e.target.value)} error={errors.field('name')} />
         <TextField label="Environment" value={values.environment} onChange={(e) => set('environment', e.target.value)} error={errors.field('environment')} hint="e.g. production" />
         <SelectField label="Check type" value={values.check_type} onChange={(e) => set('check_type', e.target.value)} error={errors.field('check_type')}>
-          {Object.keys(CHECK_TYPES).map((type) => (
+          {CHECK_TYPES.map((type) => (
             <option key={type} value={type}>
               {type}
             </option>
