@@ -15,15 +15,6 @@ export function useResourceList<T>(path: string, query?: Query, options: { enabl
   });
 }
 
-export function useResourceItem<T>(path: string, id: string | undefined) {
-  const org = useOrg();
-  return useQuery({
-    queryKey: [...queryKeys.resource(org, path), 'item', id],
-    queryFn: () => api.get<T>(`${path}/${id}`),
-    enabled: Boolean(id),
-  });
-}
-
 /** Creates (no id) or updates (id) one item of `path`; lists of that path refetch after. */
 export function useSaveResource<T>(path: string) {
   const org = useOrg();

@@ -19,6 +19,7 @@ import { AgentStatus } from './agent-status';
 import { AgentTokenDialog } from './agent-token-dialog';
 import { AGENT_REFRESH_MS, type Agent, type AgentWithToken } from './agent-types';
 import './agents.css';
+import { FormActions } from '../../ui/form-actions';
 
 export default function AgentsPage() {
   const { canManage } = useSession();
@@ -151,14 +152,7 @@ function CreateAgentDialog({ open, onClose, onCreated }: { open: boolean; onClos
           error={errors.field('location')}
           hint="Where it checks from, e.g. office-berlin: services that list this location are checked by its agents."
         />
-        <div className="actions">
-          <button type="button" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            Create
-          </button>
-        </div>
+        <FormActions onCancel={close} busy={save.isPending} submitLabel="Create" />
       </form>
     </Dialog>
   );

@@ -7,6 +7,7 @@ import { formErrors } from '../../ui/form-errors';
 import { FormProblems } from '../../ui/page';
 import { CheckboxGroup } from '../channels/checkbox-group';
 import { DEFAULT_STATUSES, SEVERITIES, type AlertRule, type RuleCondition, type RuleStatus, type Severity } from './rule-types';
+import { FormActions } from '../../ui/form-actions';
 
 export interface RuleChoices {
   services: { id: string; name: string }[];
@@ -186,14 +187,7 @@ export function RuleForm({ rule, choices, onDone }: { rule?: AlertRule; choices:
         ))}
       </SelectField>
       <CheckboxField label="Enabled" checked={draft.enabled} onChange={(e) => set('enabled', e.target.checked)} error={errors.field('enabled')} />
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {rule ? 'Save' : 'Create rule'}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel={rule ? 'Save' : 'Create rule'} />
     </form>
   );
 }

@@ -15,6 +15,7 @@ import { CreateButton, FormProblems, Page } from '../../ui/page';
 import { QueryState } from '../../ui/query-state';
 import { assignableRoles, ROLE_HELP } from '../members/roles';
 import './api-keys.css';
+import { FormActions } from '../../ui/form-actions';
 
 interface ApiKey {
   id: string;
@@ -124,14 +125,7 @@ function CreateApiKeyForm({ onCancel, onCreated }: { onCancel(): void; onCreated
           </option>
         ))}
       </SelectField>
-      <div className="actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Create
-        </button>
-      </div>
+      <FormActions onCancel={onCancel} busy={save.isPending} submitLabel="Create" />
     </form>
   );
 }

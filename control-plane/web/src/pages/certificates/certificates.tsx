@@ -18,6 +18,7 @@ import { QueryState } from '../../ui/query-state';
 import { EditDeleteActions } from '../../ui/row-actions';
 import { StatusBadge } from '../../ui/status';
 import './certificates.css';
+import { FormActions } from '../../ui/form-actions';
 
 interface Certificate {
   id: string;
@@ -162,14 +163,7 @@ function CertificateForm({ certificate, onDone }: { certificate?: Certificate; o
           hint="Optional: for internal hosts, the CA to trust instead of the system store (-----BEGIN CERTIFICATE-----)."
         />
       </div>
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {certificate ? 'Save' : 'Create'}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel={certificate ? 'Save' : 'Create'} />
     </form>
   );
 }

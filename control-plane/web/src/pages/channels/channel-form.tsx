@@ -6,6 +6,7 @@ import { CheckboxField, SelectField, TextAreaField, TextField } from '../../ui/f
 import { formErrors } from '../../ui/form-errors';
 import { FormProblems } from '../../ui/page';
 import { CHANNEL_TYPES, type Channel, type ChannelType } from './channel-types';
+import { FormActions } from '../../ui/form-actions';
 
 interface Draft {
   name: string;
@@ -122,14 +123,7 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone(): 
       {draft.type === 'email' && <TextField label="To (email address)" type="email" value={draft.to} onChange={(e) => set('to', e.target.value)} error={errors.field('config.to')} required />}
       {draft.type === 'sms' && <TextField label="To (phone number)" type="tel" value={draft.to} onChange={(e) => set('to', e.target.value)} error={errors.field('config.to')} hint="In international form, e.g. +15555550100." required />}
       <CheckboxField label="Enabled" checked={draft.enabled} onChange={(e) => set('enabled', e.target.checked)} error={errors.field('enabled')} />
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {channel ? 'Save' : 'Create channel'}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel={channel ? 'Save' : 'Create channel'} />
     </form>
   );
 }

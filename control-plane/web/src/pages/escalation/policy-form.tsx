@@ -7,6 +7,7 @@ import { formErrors } from '../../ui/form-errors';
 import { FormProblems } from '../../ui/page';
 import { CheckboxGroup } from '../channels/checkbox-group';
 import type { EscalationPolicy } from './policy-types';
+import { FormActions } from '../../ui/form-actions';
 
 interface StepDraft {
   /** Stable React key: steps are added and removed in the middle. */
@@ -106,14 +107,7 @@ export function PolicyForm({ policy, choices, onDone }: { policy?: EscalationPol
       <button type="button" onClick={() => setSteps((all) => [...all, newStep('15')])}>
         Add step
       </button>
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {policy ? 'Save' : 'Create policy'}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel={policy ? 'Save' : 'Create policy'} />
     </form>
   );
 }

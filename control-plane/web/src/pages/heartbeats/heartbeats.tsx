@@ -18,6 +18,7 @@ import { QueryState } from '../../ui/query-state';
 import { EditDeleteActions } from '../../ui/row-actions';
 import { StatusBadge } from '../../ui/status';
 import './heartbeats.css';
+import { FormActions } from '../../ui/form-actions';
 
 interface Heartbeat {
   id: string;
@@ -145,14 +146,7 @@ function HeartbeatForm({ heartbeat, onDone }: { heartbeat?: Heartbeat; onDone():
           hint="How late a ping may be before the heartbeat turns RED."
         />
       </div>
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {heartbeat ? 'Save' : 'Create heartbeat'}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel={heartbeat ? 'Save' : 'Create heartbeat'} />
     </form>
   );
 }

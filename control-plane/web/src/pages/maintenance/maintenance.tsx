@@ -13,6 +13,7 @@ import { CreateButton, FormProblems, Page } from '../../ui/page';
 import { QueryState } from '../../ui/query-state';
 import { EditDeleteActions } from '../../ui/row-actions';
 import { CheckboxGroup } from '../channels/checkbox-group';
+import { FormActions } from '../../ui/form-actions';
 
 interface MaintenanceWindow {
   id: string;
@@ -117,14 +118,7 @@ function WindowForm({ window: current, services, onDone }: { window?: Maintenanc
         hint="None chosen: the window covers all services."
         none="No service yet: the window covers all services."
       />
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {current ? 'Save' : 'Create window'}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel={current ? 'Save' : 'Create window'} />
     </form>
   );
 }

@@ -16,6 +16,7 @@ import { CreateButton, FormProblems, Page } from '../../ui/page';
 import { QueryState } from '../../ui/query-state';
 import { assignableRoles, outranks, ROLE_HELP } from './roles';
 import './members.css';
+import { FormActions } from '../../ui/form-actions';
 
 export default function MembersPage() {
   const { canManage } = useSession();
@@ -118,14 +119,7 @@ function AddMemberForm({ onDone }: { onDone(): void }) {
           </option>
         ))}
       </SelectField>
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Add member
-        </button>
-      </div>
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel="Add member" />
     </form>
   );
 }

@@ -11,6 +11,7 @@ import { bodyOf, SECRET_MASK, type ServiceFormValues } from './form-values';
 import { useSaveService } from './service-api';
 import type { AgentSummary } from './types';
 import './services.css';
+import { FormActions } from '../../ui/form-actions';
 
 interface ServiceFormProps {
   initial: ServiceFormValues;
@@ -91,14 +92,7 @@ export function ServiceForm({ initial, service, onSaved, onCancel }: ServiceForm
           </div>
         </fieldset>
       )}
-      <div className="actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save'}
-        </button>
-      </div>
+      <FormActions onCancel={onCancel} busy={save.isPending} submitLabel={save.isPending ? 'Saving…' : 'Save'} />
     </form>
   );
 }

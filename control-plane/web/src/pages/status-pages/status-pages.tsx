@@ -13,6 +13,7 @@ import { CreateButton, FormProblems, LoadError, Loading, Page } from '../../ui/p
 import { QueryState } from '../../ui/query-state';
 import { EditDeleteActions } from '../../ui/row-actions';
 import './status-pages.css';
+import { FormActions } from '../../ui/form-actions';
 
 interface StatusPage {
   id: string;
@@ -136,14 +137,7 @@ function StatusPageForm({ page, onDone }: { page?: StatusPage; onDone(): void })
           </div>
         )}
       </fieldset>
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {page ? 'Save' : 'Create'}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel={page ? 'Save' : 'Create'} />
     </form>
   );
 }

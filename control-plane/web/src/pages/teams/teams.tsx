@@ -12,6 +12,7 @@ import { CreateButton, FormProblems, LoadError, Loading, Page } from '../../ui/p
 import { QueryState } from '../../ui/query-state';
 import { EditDeleteActions } from '../../ui/row-actions';
 import './teams.css';
+import { FormActions } from '../../ui/form-actions';
 
 interface Team {
   id: string;
@@ -90,14 +91,7 @@ function TeamForm({ team, onDone }: { team?: Team; onDone(): void }) {
           </div>
         )}
       </fieldset>
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {team ? 'Save' : 'Create'}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel={team ? 'Save' : 'Create'} />
     </form>
   );
 }
