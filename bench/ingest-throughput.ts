@@ -20,7 +20,7 @@ const total = Number(process.argv[2] ?? 200_000);
 const serviceCount = Number(process.argv[3] ?? 1000);
 const batchSize = Number(process.argv[4] ?? 500);
 const streams = Number(process.argv[5] ?? 4);
-const IN_FLIGHT = 4;
+const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 4);
 
 // The benchmark creates its services through the API faster than the API limit allows.
 const cp = await startTestControlPlane({ env: { API_RATE_LIMIT: 'off' } });

@@ -115,26 +115,30 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     pollIntervalMs: options.jobIntervalMs,
   });
   const wakeDispatcher = () => dispatcher.wake();
-  const planner = createNotificationPlanner(deliveries, clock);
+  const channelsRepo = createChannelsRepository(db.em);
+  const teamsRepo = createTeamsRepository(db.em, db.transaction);
+  const planner = createNotificationPlanner({ deliveries, channels: channelsRepo, teams: teamsRepo, clock });
   const alertsRepo = createAlertsRepository(db.em);
   const rulesRepo = createRulesRepository(db.em);
   const ruleCache = createRuleCache();
   const maintenanceRepo = createMaintenanceRepository(db.em);
   const escalationRepo = createEscalationRepository(db.em);
 
-  const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, escalation: escalationRepo, planner, clock });
+  const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, escalation: escalationRepo, clock });
   const escalationJob = createEscalationJob({ escalation: escalationRepo, alerts: alertsRepo, planner, clock, logger, wakeDispatcher, intervalMs: options.jobIntervalMs });
 
   const partitions = createPartitionKeeper(db.em, clock, config.checkRetentionDays);
   const retentionJob = createPeriodicJob('check retention', RETENTION_INTERVAL_MS, partitions.maintain, logger);
   const ingest = createIngestService({
-    results: createCheckResultsRepository(db.em, partitions),
-    clock,
-    retainedSince: partitions.retainedSince,
-    logger: logger.child({ component: 'ingest' }),
+    transaction: db.transaction,
+    results: createCheckResultsRepository(),
+    partitions,
     evaluator,
+    planner,
     events: bus,
     wakeDispatcher,
+    clock,
+    logger: logger.child({ component: 'ingest' }),
   });
   const heartbeats = createHeartbeatsService({ heartbeats: createHeartbeatsRepository(db.em), services: servicesRepo, access, ingest, clock });
   const heartbeatJob = createPeriodicJob('heartbeat deadlines', Math.min(options.jobIntervalMs ?? 1_000, 1_000), heartbeats.recordMissed, logger);
@@ -170,11 +174,11 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     }),
     services: createServicesService({ services: servicesRepo, overview: createServiceOverviewRepository(db.em), access, secrets: secretBox, listener: hub, clock }),
     history: createHistoryService(historyRepo, () => clock.now()),
-    teams: createTeamsService(createTeamsRepository(db.em, db.transaction), access),
+    teams: createTeamsService(teamsRepo, access),
     statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),
     rules: createRulesService({ rules: rulesRepo, access, cache: ruleCache, references }),
     alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, wakeDispatcher, clock }),
-    channels: createChannelsService({ channels: createChannelsRepository(db.em), access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications }),
+    channels: createChannelsService({ channels: channelsRepo, access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications }),
     maintenance: createMaintenanceService(maintenanceRepo, access, references),
     escalation: createEscalationService(escalationRepo, access, references),
     agents: createAgentsService(agentsRepo, access, (agentId) => gateway.disconnectAgent(agentId)),

@@ -1,24 +1,28 @@
-// Runs inside the ingest transaction: decides which alerts open and which resolve for a
-// batch of results, and writes them with their outbox rows. Rules come from the in-memory
-// cache, so a batch costs no query per rule.
+// Runs inside the ingest transaction: opens the alerts a batch of results calls for and
+// resolves those of recovered services, for every organization of the batch at once, in a
+// fixed number of statements (rules come from the in-memory cache). It answers the alerts and
+// the notices the notification planner turns into deliveries.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Tx } from '../../db/tx.js';
-import type { StoredResult } from '../checks/check-results.repository.js';
-import { startEscalation } from '../escalation/escalation-steps.js';
+import type { StoredResult } from '../checks/check-result.js';
+import { startEscalation, type NextStep } from '../escalation/escalation-steps.js';
 import type { EscalationRepository } from '../escalation/escalation.repository.js';
 import { coversService, type MaintenanceRepository } from '../maintenance/maintenance.repository.js';
-import { isStorm, stormWindowStart, type NotificationPlanner, type ServiceFacts } from '../notifications/notification-planner.js';
+import { EVERY_CHANNEL, type Notice, type NotificationTargets } from '../notifications/delivery.js';
+import { isStorm, stormWindowStart } from '../notifications/notification-planner.js';
+import { decideAlerts, type AlertCandidate } from './alert-decisions.js';
 import type { Alert } from './alert.js';
 import type { AlertsRepository, NewAlert } from './alerts.repository.js';
-import { ruleMatches, type AlertRule } from './rule.js';
+import type { AlertRule } from './rule.js';
 import type { RuleCache } from './rule-cache.js';
 import type { RulesRepository } from './rules.repository.js';
-import { EVERY_CHANNEL, type NotificationTargets } from '../notifications/delivery.js';
 
-export interface AlertEffects {
+export interface AlertOutcome {
   fired: Alert[];
   resolved: Alert[];
+  /** Who must hear of them: handed to the notification planner in the same transaction. */
+  notices: Notice[];
 }
 
 export interface AlertEvaluatorDeps {
@@ -27,88 +31,106 @@ export interface AlertEvaluatorDeps {
   alerts: AlertsRepository;
   maintenance: MaintenanceRepository;
   escalation: EscalationRepository;
-  planner: NotificationPlanner;
   clock: Clock;
 }
 
-export function createAlertEvaluator(deps: AlertEvaluatorDeps) {
-  const { alerts, planner, clock } = deps;
+export interface AlertEvaluator {
+  evaluate(tx: Tx, stored: StoredResult[]): Promise<AlertOutcome>;
+}
 
-  async function evaluateOrganization(tx: Tx, organizationId: string, results: StoredResult[], effects: AlertEffects): Promise<void> {
-    const rules = await deps.cache.forOrganization(organizationId, () => deps.rules.listEnabled(organizationId, tx));
-    const now = clock.now();
-    const matches = new Map<string, { rule: AlertRule; result: StoredResult }>();
-    const latest = new Map<string, StoredResult>();
-    const troubled = new Set<string>();
-    for (const result of results) {
-      const matched = rules.filter((rule) => ruleMatches(rule, result));
-      for (const rule of matched) {
-        const key = `${rule.id}/${result.serviceId}`;
-        if (!matches.has(key)) matches.set(key, { rule, result });
-      }
-      if ((result.previousStatus !== null && result.previousStatus !== 'GREEN') || matched.length > 0) troubled.add(result.serviceId);
-      latest.set(result.serviceId, result);
-    }
-    // A service back to GREEN, matching no rule, resolves its open alerts. Latency rules can
-    // open alerts on GREEN results, so with those any GREEN result may be a recovery.
-    const latencyRules = rules.some((rule) => rule.condition.response_time_ms_above != null);
-    const recovered = [...latest.values()].filter(
-      (r) => r.serviceStatus === 'GREEN' && (latencyRules || troubled.has(r.serviceId)) && !rules.some((rule) => ruleMatches(rule, r)),
-    );
-    if (matches.size === 0 && recovered.length === 0) return;
-
-    const windows = await deps.maintenance.active(tx, organizationId, now);
-    const facts = (r: StoredResult): ServiceFacts => ({ id: r.serviceId, name: r.serviceName, endpoint: r.serviceEndpoint, status: latest.get(r.serviceId)?.serviceStatus ?? r.serviceStatus });
-
-    const candidates = [...matches.values()].filter((m) => !coversService(windows, m.result.serviceId));
-    const opened = await alerts.open(tx, candidates.map((m) => newAlert(m.rule, m.result, now)));
-    if (opened.length > 0) {
-      const storm = isStorm(await alerts.countOpenedSince(tx, organizationId, stormWindowStart(now)));
-      const byKey = new Map(candidates.map((m) => [`${m.rule.id}/${m.result.serviceId}`, m]));
-      for (const alert of opened) {
-        const { rule, result } = byKey.get(`${alert.alertRuleId}/${alert.serviceId}`)!;
-        await planner.enqueue(tx, 'alert_fired', alert, facts(result), await firstTargets(tx, rule, alert, now), storm);
-      }
-      effects.fired.push(...opened);
-    }
-
-    const resolved = await alerts.resolveOpen(tx, recovered.map((r) => r.serviceId), now);
-    for (const alert of resolved) {
-      await deps.escalation.clearTimer(tx, alert.id);
-      if (!coversService(windows, alert.serviceId)) {
-        await planner.enqueue(tx, 'alert_resolved', alert, facts(latest.get(alert.serviceId)!), await alerts.notifiedTargets(tx, alert.id), false);
-      }
-    }
-    effects.resolved.push(...resolved);
-  }
-
-  /** The rule's channels and teams, else its escalation policy's first step, else every channel. */
-  async function firstTargets(tx: Tx, rule: AlertRule, alert: Alert, now: Date): Promise<NotificationTargets> {
-    const { channel_ids: channels, team_ids: teams } = rule.condition;
-    if (channels || teams) return { channels: channels ?? [], teams: teams ?? [], recipients: [] };
-    const policyId = rule.condition.escalation_policy_id;
-    const policy = policyId ? await deps.escalation.find(rule.organizationId, policyId, tx) : null;
-    if (!policy) return EVERY_CHANNEL;
-    const { notifyNow, timer } = startEscalation(policy, now);
-    if (timer) await deps.escalation.setTimer(tx, alert.id, policy.id, timer.stepIndex, timer.round, timer.dueAt);
-    return notifyNow;
-  }
+export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
+  const { alerts, clock } = deps;
 
   return {
-    async onResults(tx: Tx, stored: StoredResult[]): Promise<AlertEffects> {
-      const effects: AlertEffects = { fired: [], resolved: [] };
+    async evaluate(tx, stored) {
+      const outcome: AlertOutcome = { fired: [], resolved: [], notices: [] };
       const byOrganization = new Map<string, StoredResult[]>();
       for (const r of stored) {
         if (!r.current) continue; // a late result neither opens nor resolves anything
-        byOrganization.set(r.organizationId, [...(byOrganization.get(r.organizationId) ?? []), r]);
+        const list = byOrganization.get(r.organizationId);
+        if (list) list.push(r);
+        else byOrganization.set(r.organizationId, [r]);
       }
-      for (const [organizationId, results] of byOrganization) await evaluateOrganization(tx, organizationId, results, effects);
-      return effects;
+      if (byOrganization.size === 0) return outcome;
+      const rules = await deps.cache.forOrganizations([...byOrganization.keys()], (missing) => deps.rules.listEnabledFor(tx, missing));
+
+      const candidates: AlertCandidate[] = [];
+      const recovered: StoredResult[] = [];
+      const latest = new Map<string, StoredResult>();
+      for (const [organizationId, results] of byOrganization) {
+        const decided = decideAlerts(rules.get(organizationId) ?? [], results);
+        candidates.push(...decided.candidates);
+        recovered.push(...decided.recovered);
+        for (const [serviceId, r] of decided.latest) latest.set(serviceId, r);
+      }
+      if (candidates.length === 0 && recovered.length === 0) return outcome;
+
+      const now = clock.now();
+      const organizations = [...new Set([...candidates.map((c) => c.result), ...recovered].map((r) => r.organizationId))];
+      const windows = await deps.maintenance.activeFor(tx, organizations, now);
+      const inMaintenance = (serviceId: string) => coversService(windows.get(latest.get(serviceId)!.organizationId) ?? [], serviceId);
+      const facts = (serviceId: string) => {
+        const r = latest.get(serviceId)!;
+        return { id: r.serviceId, name: r.serviceName, endpoint: r.serviceEndpoint, status: r.serviceStatus };
+      };
+
+      const opening = candidates.filter((c) => !inMaintenance(c.result.serviceId));
+      const opened = await alerts.open(tx, opening.map((c) => newAlert(c.rule, c.result, now)));
+      if (opened.length > 0) {
+        const byKey = new Map(opening.map((c) => [`${c.rule.id}/${c.result.serviceId}`, c.rule]));
+        const ruleOf = (alert: Alert) => byKey.get(`${alert.alertRuleId}/${alert.serviceId}`)!;
+        const storms = await alerts.countOpenedSince(tx, [...new Set(opened.map((a) => a.organizationId))], stormWindowStart(now));
+        const targets = await firstTargets(tx, opened.map((alert) => ({ alert, rule: ruleOf(alert) })), now);
+        for (const alert of opened) {
+          outcome.notices.push({ event: 'alert_fired', alert, service: facts(alert.serviceId), targets: targets.get(alert.id)!, storm: isStorm(storms.get(alert.organizationId) ?? 0) });
+        }
+        outcome.fired.push(...opened);
+      }
+
+      const resolved = await alerts.resolveOpen(tx, recovered.map((r) => r.serviceId), now);
+      if (resolved.length > 0) {
+        await deps.escalation.clearTimers(tx, resolved.map((a) => a.id));
+        for (const alert of resolved) {
+          if (!inMaintenance(alert.serviceId)) outcome.notices.push({ event: 'alert_resolved', alert, service: facts(alert.serviceId), targets: 'notified', storm: false });
+        }
+        outcome.resolved.push(...resolved);
+      }
+      return outcome;
     },
   };
-}
 
-export type AlertEvaluator = ReturnType<typeof createAlertEvaluator>;
+  /**
+   * Whom each opened alert notifies first: its rule's channels and teams, else its escalation
+   * policy's first step (starting the policy's timer), else every channel.
+   */
+  async function firstTargets(tx: Tx, opened: { alert: Alert; rule: AlertRule }[], now: Date): Promise<Map<string, NotificationTargets>> {
+    const targets = new Map<string, NotificationTargets>();
+    const policyIds = new Set<string>();
+    for (const { alert, rule } of opened) {
+      const { channel_ids: channels, team_ids: teams, escalation_policy_id: policyId } = rule.condition;
+      if (channels || teams) targets.set(alert.id, { channels: channels ?? [], teams: teams ?? [], recipients: [] });
+      else if (policyId) policyIds.add(policyId);
+      else targets.set(alert.id, EVERY_CHANNEL);
+    }
+    if (policyIds.size === 0) return targets;
+    const policies = await deps.escalation.findMany(tx, [...policyIds]);
+    const timers: (NextStep & { alertId: string; policyId: string })[] = [];
+    for (const { alert, rule } of opened) {
+      if (targets.has(alert.id)) continue;
+      const policy = policies.get(rule.condition.escalation_policy_id!);
+      // A policy of another organization is never used, as if it had been deleted.
+      if (!policy || policy.organizationId !== rule.organizationId) {
+        targets.set(alert.id, EVERY_CHANNEL);
+        continue;
+      }
+      const { notifyNow, timer } = startEscalation(policy, now);
+      targets.set(alert.id, notifyNow);
+      if (timer) timers.push({ ...timer, alertId: alert.id, policyId: policy.id });
+    }
+    await deps.escalation.setTimers(tx, timers);
+    return targets;
+  }
+}
 
 const CHECK_VERDICT = { RED: 'check failed', YELLOW: 'check slow', GREEN: 'check matched' } as const;
 
@@ -125,4 +147,3 @@ function newAlert(rule: AlertRule, result: StoredResult, now: Date): NewAlert {
     firedAt: now,
   };
 }
-

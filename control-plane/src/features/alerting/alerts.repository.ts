@@ -3,7 +3,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tx } from '../../db/tx.js';
 import type { Alert, AlertStatus } from './alert.js';
-import type { NotificationTargets } from '../notifications/delivery.js';
 
 export type NewAlert = Omit<Alert, 'status' | 'acknowledgedAt' | 'acknowledgedBy' | 'resolvedAt' | 'resolvedBy' | 'updatedAt' | 'lastFiredAt'>;
 
@@ -21,11 +20,8 @@ export interface AlertsRepository {
   find(organizationId: string, alertId: string): Promise<Alert | null>;
   /** Moves an alert from one of `from` to `to`; null when it was in none of them. */
   transition(tx: Tx, organizationId: string, alertId: string, from: AlertStatus[], to: 'acknowledged' | 'resolved', userId: string, at: Date): Promise<Alert | null>;
-  /** Opened in the organization since `since` (storm detection). */
-  countOpenedSince(tx: Tx, organizationId: string, since: Date): Promise<number>;
-  /** Channels that were told an alert fired, so they also hear how it ends. */
-  /** The channels and people that heard the alert open: they hear how it ends. */
-  notifiedTargets(tx: Tx, alertId: string): Promise<NotificationTargets>;
+  /** How many alerts each organization opened since `since` (storm detection). */
+  countOpenedSince(tx: Tx, organizationIds: string[], since: Date): Promise<Map<string, number>>;
   findInTx(tx: Tx, alertId: string): Promise<Alert | null>;
   serviceFacts(tx: Tx, serviceId: string): Promise<{ id: string; name: string; endpoint: string; status: string | null } | null>;
 }
@@ -34,13 +30,23 @@ export function createAlertsRepository(em: () => EntityManager): AlertsRepositor
   return {
     async open(tx, alerts) {
       if (alerts.length === 0) return [];
+      // One JSON parameter, however many alerts an outage opens at once.
       const rows = await tx.execute<Record<string, unknown>[]>(
         `insert into alerts (id, organization_id, service_id, service_name, alert_rule_id, severity, title, message, status, fired_at, last_fired_at, updated_at)
-         values ${alerts.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, 'firing', ?, ?, ?)").join(',')}
+         select id, organization_id, service_id, service_name, alert_rule_id, severity, title, message, 'firing', fired_at, fired_at, fired_at
+           from json_to_recordset(?::json) as v (id uuid, organization_id uuid, service_id uuid, service_name text, alert_rule_id uuid, severity text,
+             title text, message text, fired_at timestamptz)
          on conflict (alert_rule_id, service_id) where status in ('firing', 'acknowledged')
          do update set last_fired_at = excluded.last_fired_at
          returning *, (xmax = 0) as inserted`,
-        alerts.flatMap((a) => [a.id, a.organizationId, a.serviceId, a.serviceName, a.alertRuleId, a.severity, a.title, a.message, a.firedAt.toISOString(), a.firedAt.toISOString(), a.firedAt.toISOString()]),
+        [
+          JSON.stringify(
+            alerts.map((a) => ({
+              id: a.id, organization_id: a.organizationId, service_id: a.serviceId, service_name: a.serviceName, alert_rule_id: a.alertRuleId,
+              severity: a.severity, title: a.title, message: a.message, fired_at: a.firedAt.toISOString(),
+            })),
+          ),
+        ],
       );
       return rows.filter((r) => r.inserted).map(fromRow);
     },
@@ -49,8 +55,8 @@ export function createAlertsRepository(em: () => EntityManager): AlertsRepositor
       if (serviceIds.length === 0) return [];
       const rows = await tx.execute<Record<string, unknown>[]>(
         `update alerts set status = 'resolved', resolved_at = ?, resolved_by = null, updated_at = ?
-          where service_id in (${serviceIds.map(() => '?').join(',')}) and status in ('firing', 'acknowledged') returning *`,
-        [at.toISOString(), at.toISOString(), ...serviceIds],
+          where service_id = any(?::uuid[]) and status in ('firing', 'acknowledged') returning *`,
+        [at.toISOString(), at.toISOString(), `{${serviceIds.join(',')}}`],
       );
       return rows.map(fromRow);
     },
@@ -81,21 +87,12 @@ export function createAlertsRepository(em: () => EntityManager): AlertsRepositor
       return row ? fromRow(row) : null;
     },
 
-    async countOpenedSince(tx, organizationId, since) {
-      const [row] = await tx.execute<{ n: string }[]>('select count(*) as n from alerts where organization_id = ? and fired_at >= ?', [organizationId, since.toISOString()]);
-      return Number(row?.n ?? 0);
-    },
-
-    async notifiedTargets(tx, alertId) {
-      const rows = await tx.execute<{ channel_id: string | null; recipient: string | null }[]>(
-        "select distinct channel_id, recipient from deliveries where alert_id = ? and event = 'alert_fired'",
-        [alertId],
+    async countOpenedSince(tx, organizationIds, since) {
+      const rows = await tx.execute<{ organization_id: string; n: string }[]>(
+        'select organization_id, count(*) as n from alerts where organization_id = any(?::uuid[]) and fired_at >= ? group by organization_id',
+        [`{${organizationIds.join(',')}}`, since.toISOString()],
       );
-      return {
-        channels: rows.flatMap((r) => (r.channel_id ? [r.channel_id] : [])),
-        teams: [],
-        recipients: rows.flatMap((r) => (r.recipient ? [r.recipient] : [])),
-      };
+      return new Map(rows.map((r) => [r.organization_id, Number(r.n)]));
     },
 
     async findInTx(tx, alertId) {

@@ -47,9 +47,9 @@ export function createAlertsService(deps: AlertsServiceDeps) {
     const changed = await deps.transaction(async (tx) => {
       const alert = await alerts.transition(tx, organizationId, alertId, from, to, actor.userId, deps.clock.now());
       if (!alert) return null;
-      await deps.escalation.clearTimer(tx, alert.id);
+      await deps.escalation.clearTimers(tx, [alert.id]);
       const event = to === 'acknowledged' ? 'alert_acknowledged' : 'alert_resolved';
-      await deps.planner.enqueue(tx, event, alert, await alerts.serviceFacts(tx, alert.serviceId), await alerts.notifiedTargets(tx, alert.id), false);
+      await deps.planner.plan(tx, [{ event, alert, service: await alerts.serviceFacts(tx, alert.serviceId), targets: 'notified', storm: false }]);
       return alert;
     });
     if (changed) {

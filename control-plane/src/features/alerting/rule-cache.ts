@@ -3,23 +3,29 @@
 import type { AlertRule } from './rule.js';
 
 export interface RuleCache {
-  /** `load` runs on a miss; the caller passes one bound to its own transaction. */
-  forOrganization(organizationId: string, load: () => Promise<AlertRule[]>): Promise<AlertRule[]>;
+  /**
+   * The rules of each organization; `load` runs once for those not cached (the caller passes
+   * one bound to its own transaction) and answers their rules together.
+   */
+  forOrganizations(organizationIds: string[], load: (missing: string[]) => Promise<AlertRule[]>): Promise<Map<string, AlertRule[]>>;
   invalidate(organizationId: string): void;
 }
 
 export function createRuleCache(): RuleCache {
   const entries = new Map<string, Promise<AlertRule[]>>();
   return {
-    forOrganization(organizationId, load) {
-      let entry = entries.get(organizationId);
-      if (!entry) {
-        entry = load();
-        entries.set(organizationId, entry);
-        // A failed load is not cached: the next result tries again.
-        entry.catch(() => entries.get(organizationId) === entry && entries.delete(organizationId));
+    async forOrganizations(organizationIds, load) {
+      const missing = organizationIds.filter((id) => !entries.has(id));
+      if (missing.length > 0) {
+        const loading = load(missing);
+        for (const id of missing) {
+          const entry = loading.then((rules) => rules.filter((r) => r.organizationId === id));
+          entries.set(id, entry);
+          // A failed load is not cached: the next result tries again.
+          entry.catch(() => entries.get(id) === entry && entries.delete(id));
+        }
       }
-      return entry;
+      return new Map(await Promise.all(organizationIds.map(async (id) => [id, await entries.get(id)!] as const)));
     },
     invalidate(organizationId) {
       entries.delete(organizationId);

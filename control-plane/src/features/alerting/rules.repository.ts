@@ -8,7 +8,8 @@ export interface RulesRepository {
   list(organizationId: string, serviceId?: string): Promise<AlertRule[]>;
   update(ruleId: string, changes: Partial<Pick<AlertRule, 'serviceId' | 'name' | 'severity' | 'condition' | 'enabled'>>): Promise<AlertRule>;
   delete(ruleId: string): Promise<void>;
-  listEnabled(organizationId: string, tx?: Tx): Promise<AlertRule[]>;
+  /** The enabled rules of the organizations, read in the caller's transaction. */
+  listEnabledFor(tx: Tx, organizationIds: string[]): Promise<AlertRule[]>;
 }
 
 const COLUMNS = 'id, organization_id, service_id, name, severity, condition, enabled, created_at, updated_at';
@@ -48,8 +49,8 @@ export function createRulesRepository(em: () => EntityManager): RulesRepository 
     async delete(ruleId) {
       await run('delete from alert_rules where id = ?', [ruleId]);
     },
-    async listEnabled(organizationId, tx) {
-      return (await (tx ?? em()).execute<Record<string, unknown>[]>(`select ${COLUMNS} from alert_rules where organization_id = ? and enabled`, [organizationId])).map(fromRow);
+    async listEnabledFor(tx, organizationIds) {
+      return (await tx.execute<Record<string, unknown>[]>(`select ${COLUMNS} from alert_rules where organization_id = any(?::uuid[]) and enabled`, [`{${organizationIds.join(',')}}`])).map(fromRow);
     },
   };
 }

@@ -1,13 +1,21 @@
-// Turns a batch of agent results into stored rows, statuses, alerts and outbox rows (one
-// transaction), then live events. The caller acknowledges the batch only after ingest()
-// resolves, so nothing is lost; a replay stores nothing twice.
+// Turns a batch of agent results into stored rows, statuses, rollups, alerts and outbox rows
+// in one transaction, then live events. The caller acknowledges the batch only after ingest()
+// resolves, so nothing is lost; a replay stores nothing twice. Every step is a fixed number of
+// statements for the whole batch, however many results, services or alerts it holds.
 import { statusOf } from '../../../../shared/src/status.js';
 import type { Clock } from '../../clock.js';
+import { isMissingPartition } from '../../db/pg-errors.js';
+import type { Tx } from '../../db/tx.js';
 import type { Logger } from '../../logger.js';
 import { toAlertJson } from '../alerting/alert.js';
-import type { AlertEffects, AlertEvaluator } from '../alerting/alert-evaluator.js';
+import type { AlertEvaluator, AlertOutcome } from '../alerting/alert-evaluator.js';
+import type { NotificationPlanner } from '../notifications/notification-planner.js';
 import type { EventBus } from '../realtime/event-bus.js';
-import type { CheckResultsRepository, IncomingResult, StoredResult } from './check-results.repository.js';
+import type { IncomingResult, StoredResult } from './check-result.js';
+import { resultKey, type CheckResultsRepository } from './check-results.repository.js';
+import type { PartitionKeeper } from './partition-keeper.js';
+import { rollupDeltas } from './rollup-deltas.js';
+import { applyResult, type ServiceState } from './service-status.js';
 
 export interface AgentResult {
   id: string;
@@ -30,62 +38,112 @@ export interface ResultOrigin {
 }
 
 export interface IngestDeps {
+  transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
   results: CheckResultsRepository;
-  clock: Clock;
-  /** The oldest a result may be and still be kept (raw-result retention). */
-  retainedSince: () => Date;
-  logger: Logger;
+  partitions: Pick<PartitionKeeper, 'ensure' | 'forget' | 'retainedSince'>;
   evaluator: AlertEvaluator;
+  planner: NotificationPlanner;
   events: EventBus;
-  /** Called when the batch queued notifications, so they go out at once. */
+  /** Called after the commit when the batch planned deliveries, so they go out at once. */
   wakeDispatcher: () => void;
+  clock: Clock;
+  logger: Logger;
 }
 
 const MAX_MESSAGE_LENGTH = 1000;
 /** An agent clock further ahead than this is wrong; its results are filed at arrival time. */
 const MAX_CLOCK_AHEAD_MS = 86_400_000;
 
-export function createIngestService({ results, clock, retainedSince, logger, evaluator, events, wakeDispatcher }: IngestDeps) {
+interface Ingested {
+  stored: StoredResult[];
+  alerts: AlertOutcome;
+  planned: number;
+}
+
+const NOTHING: Ingested = { stored: [], alerts: { fired: [], resolved: [], notices: [] }, planned: 0 };
+
+export function createIngestService({ transaction, results, partitions, evaluator, planner, events, wakeDispatcher, clock, logger }: IngestDeps) {
+  return {
+    /** Stores the batch; answers how many results were new (replays count zero). */
+    async ingest(origin: ResultOrigin, batch: AgentResult[]): Promise<number> {
+      const incoming = admissible(origin, batch);
+      if (incoming.length === 0) return 0;
+      // Outside the transaction: creating a partition locks the whole table for a moment.
+      await partitions.ensure(incoming.map((r) => r.checkedAt));
+      const { stored, alerts, planned } = await transaction(async (tx): Promise<Ingested> => {
+        const states = await results.lockServices(tx, [...new Set(incoming.map((r) => r.serviceId))].sort());
+        const accepted = acceptable(incoming, states, origin.organizationId);
+        const fresh = await results.insert(tx, accepted.map((result) => ({ result, organizationId: states.get(result.serviceId)!.organizationId })));
+        const stored = inTimeOrder(accepted.filter((r) => fresh.has(resultKey(r.id, r.checkedAt)))).map((r) => withStatus(r, states.get(r.serviceId)!));
+        if (stored.length === 0) return NOTHING;
+        await results.saveStatesAndRollups(tx, states, rollupDeltas(stored));
+        const alerts = await evaluator.evaluate(tx, stored);
+        const planned = await planner.plan(tx, alerts.notices);
+        return { stored, alerts, planned };
+      }).catch((err: unknown) => {
+        // Another replica dropped a partition this one still counted on: look again next time.
+        if (isMissingPartition(err)) partitions.forget();
+        throw err;
+      });
+      publish(events, stored, alerts);
+      if (planned > 0) wakeDispatcher();
+      return stored.length;
+    },
+  };
+
   /**
-   * Results older than retention would be dropped with their partition at once, so they are
-   * not stored (an agent only holds such results after a month-long outage).
+   * The batch as it will be stored. Results older than retention would be dropped with their
+   * partition at once, so they are not kept (an agent only holds such results after a
+   * month-long outage); a clock far ahead is not believed.
    */
-  function withinRetention(origin: ResultOrigin, batch: AgentResult[]): AgentResult[] {
-    const oldest = retainedSince();
+  function admissible(origin: ResultOrigin, batch: AgentResult[]): IncomingResult[] {
+    const oldest = partitions.retainedSince();
+    const latest = clock.now().getTime() + MAX_CLOCK_AHEAD_MS;
     const kept = batch.filter((r) => r.checkedAt >= oldest);
     if (kept.length < batch.length) {
       logger.warn({ agentId: origin.agentId, dropped: batch.length - kept.length, retainedSince: oldest.toISOString() }, 'results older than the retention period were not stored');
     }
-    const latest = clock.now().getTime() + MAX_CLOCK_AHEAD_MS;
-    return kept.map((r) => (r.checkedAt.getTime() > latest ? { ...r, checkedAt: clock.now() } : r));
+    return kept.map((r) => ({
+      id: r.id,
+      serviceId: r.serviceId,
+      status: statusOf(r.ok, r.responseTimeMs, r.degraded),
+      responseTimeMs: Math.max(0, Math.round(r.responseTimeMs * 10) / 10),
+      message: r.message.slice(0, MAX_MESSAGE_LENGTH),
+      location: origin.location,
+      agentId: origin.agentId,
+      checkedAt: r.checkedAt.getTime() > latest ? clock.now() : r.checkedAt,
+      adHoc: r.adHoc,
+      details: r.details,
+    }));
   }
-
-  return {
-    /** Stores the batch; answers how many results were new (replays count zero). */
-    async ingest(origin: ResultOrigin, batch: AgentResult[]): Promise<number> {
-      const incoming = withinRetention(origin, batch).map((r): IncomingResult => ({
-        id: r.id,
-        serviceId: r.serviceId,
-        status: statusOf(r.ok, r.responseTimeMs, r.degraded),
-        responseTimeMs: Math.max(0, Math.round(r.responseTimeMs * 10) / 10),
-        message: r.message.slice(0, MAX_MESSAGE_LENGTH),
-        location: origin.location,
-        agentId: origin.agentId,
-        checkedAt: r.checkedAt,
-        adHoc: r.adHoc,
-        details: r.details,
-      }));
-      const { stored, outcome } = await results.ingest(incoming, origin.organizationId, (tx, rows) => evaluator.onResults(tx, rows));
-      publish(events, stored, outcome);
-      if (outcome && outcome.fired.length + outcome.resolved.length > 0) wakeDispatcher();
-      return stored.length;
-    },
-  };
 }
 
 export type IngestService = ReturnType<typeof createIngestService>;
 
-function publish(events: EventBus, stored: StoredResult[], effects: AlertEffects | undefined): void {
+/**
+ * Results of services that exist (and, for an organization's agent, belong to it), each id
+ * and time once: a result repeated within a batch counts once, like a replayed one.
+ */
+function acceptable(results: IncomingResult[], states: Map<string, ServiceState>, organizationId: string | null): IncomingResult[] {
+  const seen = new Set<string>();
+  return results.filter((r) => {
+    const state = states.get(r.serviceId);
+    const key = resultKey(r.id, r.checkedAt);
+    if (!state || (organizationId !== null && state.organizationId !== organizationId) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function inTimeOrder(results: IncomingResult[]): IncomingResult[] {
+  return results.sort((a, b) => a.checkedAt.getTime() - b.checkedAt.getTime() || (a.id < b.id ? -1 : 1));
+}
+
+function withStatus(result: IncomingResult, state: ServiceState): StoredResult {
+  return { ...result, organizationId: state.organizationId, serviceName: state.name, serviceEndpoint: state.endpoint, ...applyResult(state, result) };
+}
+
+function publish(events: EventBus, stored: StoredResult[], alerts: AlertOutcome): void {
   for (const r of stored) {
     events.publish({
       type: 'check_result',
@@ -110,6 +168,6 @@ function publish(events: EventBus, stored: StoredResult[], effects: AlertEffects
       });
     }
   }
-  for (const alert of effects?.fired ?? []) events.publish({ type: 'alert_fired', organizationId: alert.organizationId, data: toAlertJson(alert) });
-  for (const alert of effects?.resolved ?? []) events.publish({ type: 'alert_resolved', organizationId: alert.organizationId, data: toAlertJson(alert) });
+  for (const alert of alerts.fired) events.publish({ type: 'alert_fired', organizationId: alert.organizationId, data: toAlertJson(alert) });
+  for (const alert of alerts.resolved) events.publish({ type: 'alert_resolved', organizationId: alert.organizationId, data: toAlertJson(alert) });
 }

@@ -32,14 +32,14 @@ export function createEscalationJob(deps: {
     let notified = 0;
     await deps.escalation.withDueTimers(deps.clock.now(), BATCH, async (tx, due) => {
       const alert = await deps.alerts.findInTx(tx, due.alertId);
-      if (!alert || alert.status !== 'firing') return deps.escalation.clearTimer(tx, due.alertId);
+      if (!alert || alert.status !== 'firing') return deps.escalation.clearTimers(tx, [due.alertId]);
       const step = due.policy.steps[due.stepIndex];
       if (step) {
-        notified += await deps.planner.enqueue(tx, 'alert_fired', alert, await deps.alerts.serviceFacts(tx, alert.serviceId), stepTargets(step), false);
+        notified += await deps.planner.plan(tx, [{ event: 'alert_fired', alert, service: await deps.alerts.serviceFacts(tx, alert.serviceId), targets: stepTargets(step), storm: false }]);
       }
       const next = nextStep(due.policy, due.stepIndex, due.round, due.dueAt);
-      if (next) await deps.escalation.setTimer(tx, alert.id, due.policy.id, next.stepIndex, next.round, next.dueAt);
-      else await deps.escalation.clearTimer(tx, alert.id);
+      if (next) await deps.escalation.setTimers(tx, [{ alertId: alert.id, policyId: due.policy.id, ...next }]);
+      else await deps.escalation.clearTimers(tx, [alert.id]);
     });
     if (notified > 0) deps.wakeDispatcher();
     return notified;

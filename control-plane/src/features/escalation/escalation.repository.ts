@@ -14,14 +14,24 @@ export interface DueTimer {
   dueAt: Date;
 }
 
+export interface EscalationTimer {
+  alertId: string;
+  policyId: string;
+  stepIndex: number;
+  round: number;
+  dueAt: Date;
+}
+
 export interface EscalationRepository {
   insert(p: Omit<EscalationPolicy, 'createdAt' | 'updatedAt'>): Promise<EscalationPolicy>;
   find(organizationId: string, id: string, tx?: Tx): Promise<EscalationPolicy | null>;
   list(organizationId: string): Promise<EscalationPolicy[]>;
   update(id: string, p: Pick<EscalationPolicy, 'name' | 'steps' | 'repeat'>): Promise<EscalationPolicy>;
   delete(id: string): Promise<void>;
-  setTimer(tx: Tx, alertId: string, policyId: string, stepIndex: number, round: number, dueAt: Date): Promise<void>;
-  clearTimer(tx: Tx, alertId: string): Promise<void>;
+  /** The policies with these ids, whatever their organization (the caller checks it). */
+  findMany(tx: Tx, ids: string[]): Promise<Map<string, EscalationPolicy>>;
+  setTimers(tx: Tx, timers: EscalationTimer[]): Promise<void>;
+  clearTimers(tx: Tx, alertIds: string[]): Promise<void>;
   /** Runs `handle` on each due timer inside the transaction that holds its lock. */
   withDueTimers(now: Date, limit: number, handle: (tx: Tx, timer: DueTimer) => Promise<void>): Promise<number>;
 }
@@ -53,16 +63,23 @@ export function createEscalationRepository(em: () => EntityManager): EscalationR
     async delete(id) {
       await run('delete from escalation_policies where id = ?', [id]);
     },
-    async setTimer(tx, alertId, policyId, stepIndex, round, dueAt) {
+    async findMany(tx, ids) {
+      const rows = await run(`select ${COLUMNS} from escalation_policies where id = any(?::uuid[])`, [`{${ids.join(',')}}`], tx);
+      return new Map(rows.map((r) => [String(r.id), fromRow(r)]));
+    },
+    async setTimers(tx, timers) {
+      if (timers.length === 0) return;
       await run(
-        `insert into escalation_timers (alert_id, policy_id, step_index, round, due_at) values (?, ?, ?, ?, ?)
+        `insert into escalation_timers (alert_id, policy_id, step_index, round, due_at)
+           select * from json_to_recordset(?::json) as v (alert_id uuid, policy_id uuid, step_index int, round int, due_at timestamptz)
          on conflict (alert_id) do update set policy_id = excluded.policy_id, step_index = excluded.step_index, round = excluded.round, due_at = excluded.due_at`,
-        [alertId, policyId, stepIndex, round, dueAt.toISOString()],
+        [JSON.stringify(timers.map((t) => ({ alert_id: t.alertId, policy_id: t.policyId, step_index: t.stepIndex, round: t.round, due_at: t.dueAt.toISOString() })))],
         tx,
       );
     },
-    async clearTimer(tx, alertId) {
-      await run('delete from escalation_timers where alert_id = ?', [alertId], tx);
+    async clearTimers(tx, alertIds) {
+      if (alertIds.length === 0) return;
+      await run('delete from escalation_timers where alert_id = any(?::uuid[])', [`{${alertIds.join(',')}}`], tx);
     },
     async withDueTimers(now, limit, handle) {
       return em().transactional(async (tx) => {

@@ -18,8 +18,8 @@ export interface MaintenanceRepository {
   list(organizationId: string): Promise<MaintenanceWindow[]>;
   update(id: string, w: Pick<MaintenanceWindow, 'name' | 'startsAt' | 'endsAt' | 'serviceIds'>): Promise<MaintenanceWindow>;
   delete(id: string): Promise<void>;
-  /** Windows of the organization open at `at`, read inside the ingest transaction. */
-  active(tx: Tx, organizationId: string, at: Date): Promise<MaintenanceWindow[]>;
+  /** The windows of each organization open at `at`, read inside the ingest transaction. */
+  activeFor(tx: Tx, organizationIds: string[], at: Date): Promise<Map<string, MaintenanceWindow[]>>;
 }
 
 const COLUMNS = 'id, organization_id, name, starts_at, ends_at, service_ids, created_at, updated_at';
@@ -49,9 +49,13 @@ export function createMaintenanceRepository(em: () => EntityManager): Maintenanc
     async delete(id) {
       await run('delete from maintenance_windows where id = ?', [id]);
     },
-    async active(tx, organizationId, at) {
-      const rows = await run(`select ${COLUMNS} from maintenance_windows where organization_id = ? and starts_at <= ? and ends_at > ?`, [organizationId, at.toISOString(), at.toISOString()], tx);
-      return rows.map(fromRow);
+    async activeFor(tx, organizationIds, at) {
+      const rows = await run(`select ${COLUMNS} from maintenance_windows where organization_id = any(?::uuid[]) and starts_at <= ? and ends_at > ?`, [
+        `{${organizationIds.join(',')}}`, at.toISOString(), at.toISOString(),
+      ], tx);
+      const windows = new Map<string, MaintenanceWindow[]>();
+      for (const w of rows.map(fromRow)) windows.set(w.organizationId, [...(windows.get(w.organizationId) ?? []), w]);
+      return windows;
     },
   };
 }

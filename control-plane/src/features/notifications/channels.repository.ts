@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Tx } from '../../db/tx.js';
 import type { Channel } from './channel.js';
 
 export interface ChannelsRepository {
@@ -8,6 +9,8 @@ export interface ChannelsRepository {
   update(channelId: string, changes: Partial<Pick<Channel, 'name' | 'config' | 'enabled'>>): Promise<Channel>;
   delete(channelId: string): Promise<void>;
   countOwned(organizationId: string, channelIds: string[]): Promise<number>;
+  /** The enabled channels of the organizations, read in the caller's transaction. */
+  enabledFor(tx: Tx, organizationIds: string[]): Promise<Channel[]>;
 }
 
 const COLUMNS = 'id, organization_id, name, channel_type, config, enabled, created_at, updated_at';
@@ -46,6 +49,12 @@ export function createChannelsRepository(em: () => EntityManager): ChannelsRepos
         [organizationId, ...channelIds],
       );
       return Number(row?.n ?? 0);
+    },
+    async enabledFor(tx, organizationIds) {
+      const rows = await tx.execute<Record<string, unknown>[]>(`select ${COLUMNS} from notification_channels where organization_id = any(?::uuid[]) and enabled order by created_at, id`, [
+        `{${organizationIds.join(',')}}`,
+      ]);
+      return rows.map(fromRow);
     },
   };
 }

@@ -4,10 +4,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fromRow as channelFromRow } from './channels.repository.js';
 import type { Channel } from './channel.js';
-import type { Attempt, ClaimedDelivery, NewDelivery } from './delivery.js';
+import type { Attempt, ClaimedDelivery, NewDelivery, NotificationTargets } from './delivery.js';
 
 export interface DeliveriesRepository {
   enqueue(tx: EntityManager, deliveries: NewDelivery[]): Promise<void>;
+  /** The channels and people each alert's opening was sent to: they hear how it ends. */
+  notifiedTargets(tx: EntityManager, alertIds: string[]): Promise<Map<string, NotificationTargets>>;
   /** Claims up to `limit` due deliveries, leasing them for `leaseMs`. */
   claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Claims every pending digest delivery with this group key, due or not. */
@@ -57,11 +59,37 @@ export function createDeliveriesRepository(em: () => EntityManager): DeliveriesR
   return {
     async enqueue(tx, deliveries) {
       if (deliveries.length === 0) return;
+      // One JSON parameter, however many deliveries an outage plans at once.
       await tx.execute(
         `insert into deliveries (id, organization_id, channel_id, recipient, alert_id, event, payload, status, grouped, next_attempt_at)
-         values ${deliveries.map(() => "(?, ?, ?, ?, ?, ?, ?::jsonb, 'pending', ?, ?)").join(',')}`,
-        deliveries.flatMap((d) => [d.id, d.organizationId, d.channelId, d.recipient, d.alertId, d.payload.event, JSON.stringify(d.payload), d.grouped, d.nextAttemptAt.toISOString()]),
+         select id, organization_id, channel_id, recipient, alert_id, event, payload, 'pending', grouped, next_attempt_at
+           from json_to_recordset(?::json) as v (id uuid, organization_id uuid, channel_id uuid, recipient text, alert_id uuid, event text, payload jsonb,
+             grouped boolean, next_attempt_at timestamptz)`,
+        [
+          JSON.stringify(
+            deliveries.map((d) => ({
+              id: d.id, organization_id: d.organizationId, channel_id: d.channelId, recipient: d.recipient, alert_id: d.alertId,
+              event: d.payload.event, payload: d.payload, grouped: d.grouped, next_attempt_at: d.nextAttemptAt.toISOString(),
+            })),
+          ),
+        ],
       );
+    },
+
+    async notifiedTargets(tx, alertIds) {
+      const targets = new Map<string, NotificationTargets>();
+      if (alertIds.length === 0) return targets;
+      const rows = await tx.execute<{ alert_id: string; channel_id: string | null; recipient: string | null }[]>(
+        "select distinct alert_id, channel_id, recipient from deliveries where alert_id = any(?::uuid[]) and event = 'alert_fired'",
+        [`{${alertIds.join(',')}}`],
+      );
+      for (const id of alertIds) targets.set(id, { channels: [], teams: [], recipients: [] });
+      for (const r of rows) {
+        const t = targets.get(r.alert_id)!;
+        if (r.channel_id) (t.channels as string[]).push(r.channel_id);
+        if (r.recipient) t.recipients.push(r.recipient);
+      }
+      return targets;
     },
 
     claimDue: (now, limit, leaseMs) => claim('d.next_attempt_at <= ?', [now.toISOString()], limit, new Date(now.getTime() + leaseMs)),

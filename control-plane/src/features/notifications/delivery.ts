@@ -1,13 +1,20 @@
 // What the outbox holds: one delivery of one event to one channel, and what a sender needs.
-import type { AlertJson } from '../alerting/alert.js';
+import type { Alert, AlertJson } from '../alerting/alert.js';
 import type { Channel } from './channel.js';
 
 export type NotificationEvent = 'alert_fired' | 'alert_acknowledged' | 'alert_resolved' | 'test';
 
+export interface ServiceFacts {
+  id: string;
+  name: string;
+  endpoint: string;
+  status: string | null;
+}
+
 export interface NotificationPayload {
   event: NotificationEvent;
   alert: AlertJson | null;
-  service: { id: string; name: string; endpoint: string; status: string | null } | null;
+  service: ServiceFacts | null;
   /** One human sentence, for chat, SMS and e-mail subjects. */
   text: string;
 }
@@ -23,6 +30,17 @@ export interface NotificationTargets {
 }
 
 export const EVERY_CHANNEL: NotificationTargets = { channels: 'all', teams: [], recipients: [] };
+
+/** One alert event to tell people about; the planner turns notices into deliveries. */
+export interface Notice {
+  event: Exclude<NotificationEvent, 'test'>;
+  alert: Alert;
+  service: ServiceFacts | null;
+  /** Whom to tell; 'notified': the channels and people that heard the alert open. */
+  targets: NotificationTargets | 'notified';
+  /** Part of an alert storm: channels read by people get a digest. */
+  storm: boolean;
+}
 
 export interface NewDelivery {
   id: string;

@@ -1,16 +1,17 @@
-// Decides who hears about an alert event and writes those deliveries to the outbox, inside
-// the caller's transaction. During an alert storm (more than 10 alerts of an organization
-// opened within 30 s) channels read by people get one digest instead of a message each;
-// webhooks and pagers still get every event.
+// Decides who hears about alert events and writes those deliveries to the outbox, inside the
+// caller's transaction, for any number of events in a fixed number of statements. During an
+// alert storm (more than 10 alerts of an organization opened within 30 s) channels read by
+// people get one digest instead of a message each; webhooks and pagers still get every event.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Tx } from '../../db/tx.js';
-import { toAlertJson, type Alert } from '../alerting/alert.js';
+import { toAlertJson } from '../alerting/alert.js';
+import type { TeamsRepository } from '../teams/teams.repository.js';
 import type { Channel } from './channel.js';
+import type { ChannelsRepository } from './channels.repository.js';
 import type { ChannelType } from './channels.schema.js';
-import { fromRow as channelFromRow } from './channels.repository.js';
 import type { DeliveriesRepository } from './deliveries.repository.js';
-import type { NewDelivery, NotificationEvent, NotificationPayload, NotificationTargets } from './delivery.js';
+import type { NewDelivery, Notice, NotificationPayload, NotificationTargets } from './delivery.js';
 import { notificationText } from './message.js';
 
 export const STORM_WINDOW_MS = 30_000;
@@ -19,16 +20,9 @@ export const STORM_THRESHOLD = 10;
 export const DIGEST_HOLD_MS = 5_000;
 const FOR_PEOPLE: readonly ChannelType[] = ['chat', 'sms', 'email'];
 
-export interface ServiceFacts {
-  id: string;
-  name: string;
-  endpoint: string;
-  status: string | null;
-}
-
 export interface NotificationPlanner {
-  /** Writes one delivery per channel and per person (each e-mail address once). */
-  enqueue(tx: Tx, event: NotificationEvent, alert: Alert, service: ServiceFacts | null, targets: NotificationTargets, storm: boolean): Promise<number>;
+  /** Writes one delivery per channel and per person (each e-mail address once) of every notice; answers how many. */
+  plan(tx: Tx, notices: Notice[]): Promise<number>;
   enqueueTest(tx: Tx, channel: Channel): Promise<string>;
 }
 
@@ -41,57 +35,47 @@ export function isStorm(openedInWindow: number): boolean {
   return openedInWindow > STORM_THRESHOLD;
 }
 
-export function createNotificationPlanner(deliveries: DeliveriesRepository, clock: Clock): NotificationPlanner {
-  async function enabledChannels(tx: Tx, organizationId: string, targets: string[] | 'all'): Promise<Channel[]> {
-    if (targets !== 'all' && targets.length === 0) return [];
-    const filter = targets === 'all' ? '' : ` and id in (${targets.map(() => '?').join(',')})`;
-    const rows = await tx.execute<Record<string, unknown>[]>(
-      `select * from notification_channels where organization_id = ? and enabled${filter}`,
-      [organizationId, ...(targets === 'all' ? [] : targets)],
-    );
-    return rows.map(channelFromRow);
-  }
+export interface PlannerDeps {
+  deliveries: DeliveriesRepository;
+  channels: ChannelsRepository;
+  teams: TeamsRepository;
+  clock: Clock;
+}
 
-  /** The e-mail addresses of the teams' members (members of the organization still) and of the recipients. */
-  async function people(tx: Tx, organizationId: string, targets: NotificationTargets): Promise<string[]> {
-    const addresses = new Set(targets.recipients);
-    if (targets.teams.length > 0) {
-      const rows = await tx.execute<{ email: string }[]>(
-        `select distinct u.email from teams t
-           join team_members tm on tm.team_id = t.id
-           join memberships m on m.organization_id = t.organization_id and m.user_id = tm.user_id
-           join users u on u.id = tm.user_id
-          where t.organization_id = ? and t.id in (${targets.teams.map(() => '?').join(',')})`,
-        [organizationId, ...targets.teams],
-      );
-      for (const r of rows) addresses.add(r.email);
-    }
-    return [...addresses].sort();
-  }
-
+export function createNotificationPlanner({ deliveries, channels, teams, clock }: PlannerDeps): NotificationPlanner {
   return {
-    async enqueue(tx, event, alert, service, targets, storm) {
-      const channels = await enabledChannels(tx, alert.organizationId, targets.channels);
-      const recipients = await people(tx, alert.organizationId, targets);
-      const alertJson = toAlertJson(alert);
-      const payload: NotificationPayload = { event, alert: alertJson, service, text: notificationText(event, alertJson) };
-      const now = clock.now();
-      const delivery = (target: { channelId: string | null; recipient: string | null }, forPeople: boolean): NewDelivery => {
-        const grouped = storm && event === 'alert_fired' && forPeople;
-        return {
-          id: randomUUID(),
-          organizationId: alert.organizationId,
-          ...target,
-          alertId: alert.id,
-          payload,
-          grouped,
-          nextAttemptAt: grouped ? new Date(now.getTime() + DIGEST_HOLD_MS) : now,
-        };
-      };
-      const rows = [
-        ...channels.map((c) => delivery({ channelId: c.id, recipient: null }, FOR_PEOPLE.includes(c.channelType))),
-        ...recipients.map((to) => delivery({ channelId: null, recipient: to }, true)),
+    async plan(tx, notices) {
+      if (notices.length === 0) return 0;
+      const organizations = [...new Set(notices.map((n) => n.alert.organizationId))];
+      const teamIds = [...new Set(notices.flatMap((n) => (n.targets === 'notified' ? [] : n.targets.teams)))];
+      const [enabled, members, notified] = [
+        await channels.enabledFor(tx, organizations),
+        teamIds.length > 0 ? await teams.memberEmails(tx, teamIds) : new Map<string, { organizationId: string; emails: string[] }>(),
+        await deliveries.notifiedTargets(tx, notices.flatMap((n) => (n.targets === 'notified' ? [n.alert.id] : []))),
       ];
+
+      const now = clock.now();
+      const rows: NewDelivery[] = [];
+      for (const notice of notices) {
+        const { alert } = notice;
+        const targets: NotificationTargets = notice.targets === 'notified' ? notified.get(alert.id)! : notice.targets;
+        const alertJson = toAlertJson(alert);
+        const payload: NotificationPayload = { event: notice.event, alert: alertJson, service: notice.service, text: notificationText(notice.event, alertJson) };
+        const delivery = (target: { channelId: string | null; recipient: string | null }, forPeople: boolean): NewDelivery => {
+          const grouped = notice.storm && notice.event === 'alert_fired' && forPeople;
+          return { id: randomUUID(), organizationId: alert.organizationId, ...target, alertId: alert.id, payload, grouped, nextAttemptAt: grouped ? new Date(now.getTime() + DIGEST_HOLD_MS) : now };
+        };
+        const wanted = targets.channels === 'all' ? null : new Set(targets.channels);
+        for (const c of enabled) {
+          if (c.organizationId === alert.organizationId && (!wanted || wanted.has(c.id))) rows.push(delivery({ channelId: c.id, recipient: null }, FOR_PEOPLE.includes(c.channelType)));
+        }
+        const people = new Set(targets.recipients);
+        for (const teamId of targets.teams) {
+          const team = members.get(teamId);
+          if (team?.organizationId === alert.organizationId) for (const email of team.emails) people.add(email);
+        }
+        for (const to of [...people].sort()) rows.push(delivery({ channelId: null, recipient: to }, true));
+      }
       await deliveries.enqueue(tx, rows);
       return rows.length;
     },

@@ -27,6 +27,8 @@ export interface TeamsRepository {
   delete(id: string): Promise<void>;
   /** The ids among `userIds` that are not members of the organization. */
   strangers(organizationId: string, userIds: string[]): Promise<string[]>;
+  /** The e-mail addresses of each team's members who still belong to the team's organization. */
+  memberEmails(tx: Tx, teamIds: string[]): Promise<Map<string, { organizationId: string; emails: string[] }>>;
 }
 
 const nameTaken = (name: string) => new AppError('CONFLICT', `a team named "${name}" already exists`);
@@ -86,6 +88,19 @@ export function createTeamsRepository(em: () => EntityManager, transaction: <T>(
       const rows = await run(`select user_id from memberships where organization_id = ? and user_id in (${userIds.map(() => '?').join(',')})`, [organizationId, ...userIds]);
       const members = new Set(rows.map((r) => String(r.user_id)));
       return userIds.filter((id) => !members.has(id));
+    },
+    async memberEmails(tx, teamIds) {
+      const rows = await run(
+        `select t.id, t.organization_id, coalesce(array_agg(distinct u.email) filter (where u.email is not null), '{}') as emails
+           from teams t
+           left join team_members tm on tm.team_id = t.id
+           left join memberships m on m.organization_id = t.organization_id and m.user_id = tm.user_id
+           left join users u on u.id = m.user_id
+          where t.id = any(?::uuid[]) group by t.id`,
+        [`{${teamIds.join(',')}}`],
+        tx,
+      );
+      return new Map(rows.map((r) => [String(r.id), { organizationId: String(r.organization_id), emails: r.emails as string[] }]));
     },
   };
 }

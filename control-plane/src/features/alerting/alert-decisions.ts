@@ -1,0 +1,43 @@
+// Which alerts a batch of results opens and which services it recovers: pure, over the
+// organization's enabled rules. The evaluator then writes the decisions in a fixed number of
+// statements for the whole batch.
+import type { StoredResult } from '../checks/check-result.js';
+import { ruleMatches, type AlertRule } from './rule.js';
+
+export interface AlertCandidate {
+  rule: AlertRule;
+  /** The first result of the batch that matched the rule for its service. */
+  result: StoredResult;
+}
+
+export interface AlertDecisions {
+  candidates: AlertCandidate[];
+  /** The latest result of each service back to GREEN and matching no rule: its open alerts resolve. */
+  recovered: StoredResult[];
+  /** The latest result of each service in the batch. */
+  latest: Map<string, StoredResult>;
+}
+
+/** `results` are one organization's current results in checked_at order. */
+export function decideAlerts(rules: readonly AlertRule[], results: readonly StoredResult[]): AlertDecisions {
+  const candidates = new Map<string, AlertCandidate>();
+  const latest = new Map<string, StoredResult>();
+  const troubled = new Set<string>();
+  for (const result of results) {
+    let matched = false;
+    for (const rule of rules) {
+      if (!ruleMatches(rule, result)) continue;
+      matched = true;
+      const key = `${rule.id}/${result.serviceId}`;
+      if (!candidates.has(key)) candidates.set(key, { rule, result });
+    }
+    if ((result.previousStatus !== null && result.previousStatus !== 'GREEN') || matched) troubled.add(result.serviceId);
+    latest.set(result.serviceId, result);
+  }
+  // Latency rules can open alerts on GREEN results, so with those any GREEN result may be a recovery.
+  const latencyRules = rules.some((rule) => rule.condition.response_time_ms_above != null);
+  const recovered = [...latest.values()].filter(
+    (r) => r.serviceStatus === 'GREEN' && (latencyRules || troubled.has(r.serviceId)) && !rules.some((rule) => ruleMatches(rule, r)),
+  );
+  return { candidates: [...candidates.values()], recovered, latest };
+}

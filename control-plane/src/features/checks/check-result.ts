@@ -1,0 +1,23 @@
+// A check result on its way through ingest: as an agent reported it, then as stored, with
+// what it did to its service's status.
+import type { ServiceStatus } from '../../../../shared/src/status.js';
+import type { StatusStep } from './service-status.js';
+
+export interface IncomingResult {
+  id: string;
+  serviceId: string;
+  status: ServiceStatus;
+  responseTimeMs: number;
+  message: string;
+  location: string;
+  agentId: string;
+  checkedAt: Date;
+  adHoc: boolean;
+  details: Record<string, unknown>;
+}
+
+export interface StoredResult extends IncomingResult, StatusStep {
+  organizationId: string;
+  serviceName: string;
+  serviceEndpoint: string;
+}
