@@ -14,9 +14,18 @@ export interface DeliveriesRepository {
   claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Claims every pending digest delivery with this group key, due or not. */
   claimGrouped(groupKey: string, now: Date, leaseMs: number): Promise<ClaimedDelivery[]>;
-  recordSuccess(ids: string[], attempt: Attempt): Promise<void>;
-  recordFailure(ids: string[], attempt: Attempt, retryAt: Date | null): Promise<void>;
+  /** Records attempts (each of one delivery or one digest) in one statement. */
+  recordOutcomes(outcomes: DeliveryOutcome[]): Promise<void>;
   listForAlert(alertId: string): Promise<DeliveryView[]>;
+}
+
+export interface DeliveryOutcome {
+  ids: string[];
+  attempt: Attempt;
+  /** Set when the attempt failed: absent means delivered. */
+  failed?: true;
+  /** When a failed attempt is tried again; null when it will not be. */
+  retryAt: Date | null;
 }
 
 export interface DeliveryView {
@@ -96,25 +105,31 @@ export function createDeliveriesRepository(em: () => EntityManager): DeliveriesR
 
     claimGrouped: (groupKey, now, leaseMs) => claim(`d.grouped and ${GROUP_KEY} = ?`, [groupKey], 500, new Date(now.getTime() + leaseMs)),
 
-    async recordSuccess(ids, attempt) {
-      await em().transactional(async (tx) => {
-        await tx.execute(
-          `update deliveries set status = 'delivered', attempts = attempts + 1, delivered_at = ?, last_error = null where id in (${ids.map(() => '?').join(',')})`,
-          [attempt.at.toISOString(), ...ids],
-        );
-        await insertAttempts(tx, ids, attempt);
-      });
-    },
-
-    async recordFailure(ids, attempt, retryAt) {
-      await em().transactional(async (tx) => {
-        await tx.execute(
-          `update deliveries set attempts = attempts + 1, last_error = ?, status = ?, next_attempt_at = coalesce(?, next_attempt_at)
-            where id in (${ids.map(() => '?').join(',')})`,
-          [attempt.error, retryAt ? 'pending' : 'failed', retryAt?.toISOString() ?? null, ...ids],
-        );
-        await insertAttempts(tx, ids, attempt);
-      });
+    async recordOutcomes(outcomes) {
+      const rows = outcomes.flatMap(({ ids, attempt, failed, retryAt }) =>
+        ids.map((id) => ({
+          id,
+          status: !failed ? 'delivered' : retryAt ? 'pending' : 'failed',
+          attempted_at: attempt.at.toISOString(),
+          status_code: attempt.statusCode,
+          error: attempt.error,
+          duration_ms: attempt.durationMs,
+          retry_at: retryAt?.toISOString() ?? null,
+        })),
+      );
+      await em().execute(
+        `with v as (
+           select * from json_to_recordset(?::json) as v (id uuid, status text, attempted_at timestamptz, status_code int, error text, duration_ms int, retry_at timestamptz)
+         ), updated as (
+           update deliveries d set status = v.status, attempts = d.attempts + 1, last_error = v.error,
+                  delivered_at = case when v.status = 'delivered' then v.attempted_at else d.delivered_at end,
+                  next_attempt_at = coalesce(v.retry_at, d.next_attempt_at)
+             from v where d.id = v.id
+         )
+         insert into delivery_attempts (delivery_id, attempted_at, status_code, error, duration_ms)
+           select id, attempted_at, status_code, error, duration_ms from v`,
+        [JSON.stringify(rows)],
+      );
     },
 
     async listForAlert(alertId) {
@@ -142,13 +157,6 @@ export function createDeliveriesRepository(em: () => EntityManager): DeliveriesR
       }));
     },
   };
-}
-
-async function insertAttempts(tx: EntityManager, ids: string[], a: Attempt): Promise<void> {
-  await tx.execute(
-    `insert into delivery_attempts (delivery_id, attempted_at, status_code, error, duration_ms) values ${ids.map(() => '(?, ?, ?, ?, ?)').join(',')}`,
-    ids.flatMap((id) => [id, a.at.toISOString(), a.statusCode, a.error, a.durationMs]),
-  );
 }
 
 function toClaimed(r: Record<string, unknown>): ClaimedDelivery {

@@ -1,13 +1,14 @@
-// Delivers the outbox: claims due deliveries, sends each through its channel's sender,
-// records the attempt, and retries failures with exponential backoff (10 attempts over
-// about an hour by default). Work left by a crash is picked up when its lease ends.
+// Delivers the outbox: claims due deliveries in batches, sends them concurrently (a bound per
+// endpoint, so one slow or dead endpoint never holds the others, and one overall), records the
+// attempts in batches, and retries failures with exponential backoff (10 attempts over about
+// an hour by default). Work left by a crash is picked up when its lease ends.
 import type { Logger } from '../../logger.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Clock } from '../../clock.js';
 import type { ChannelType } from './channels.schema.js';
 import { SECRET_CONFIG_KEYS } from './channels.schema.js';
 import type { ClaimedDelivery } from './delivery.js';
-import type { DeliveriesRepository } from './deliveries.repository.js';
+import type { DeliveriesRepository, DeliveryOutcome } from './deliveries.repository.js';
 import { SendError, type Sender } from './senders/sender.js';
 
 export interface RetryPolicy {
@@ -26,11 +27,16 @@ export interface DispatcherDeps {
   logger: Logger;
   retry?: RetryPolicy;
   pollIntervalMs?: number;
-  /** Deliveries being sent at once. */
+  /** Deliveries being sent at once, over all endpoints. */
   maxInFlight?: number;
+  /** Deliveries being sent at once to one channel (or person). */
+  maxPerEndpoint?: number;
 }
 
 const LEASE_MS = 60_000;
+/** Claimed deliveries waiting for a free slot of their endpoint, at most (all leased). */
+const MAX_WAITING = 1_000;
+const CLAIM_BATCH = 250;
 
 export interface Dispatcher {
   start(): void;
@@ -39,12 +45,19 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-export function createDispatcher({ deliveries, senders, secrets, clock, logger, retry = DEFAULT_RETRY, pollIntervalMs = 1_000, maxInFlight = 64 }: DispatcherDeps): Dispatcher {
+export function createDispatcher({
+  deliveries, senders, secrets, clock, logger, retry = DEFAULT_RETRY, pollIntervalMs = 1_000, maxInFlight = 128, maxPerEndpoint = 16,
+}: DispatcherDeps): Dispatcher {
   let timer: NodeJS.Timeout | undefined;
   let filling: Promise<void> | undefined;
-  const sending = new Set<Promise<void>>();
   let again = false;
   let stopped = true;
+  /** Claimed work per endpoint: a delivery, or a digest of deliveries sent as one. */
+  const waiting = new Map<string, ClaimedDelivery[][]>();
+  const activePerEndpoint = new Map<string, number>();
+  let waitingCount = 0;
+  const sending = new Set<Promise<void>>();
+  const recorder = createOutcomeRecorder(deliveries, logger);
 
   const openConfig = (config: Record<string, unknown>) => {
     const open = { ...config };
@@ -52,35 +65,52 @@ export function createDispatcher({ deliveries, senders, secrets, clock, logger, 
     return open;
   };
 
-  async function send(group: ClaimedDelivery[]): Promise<void> {
-    const [first] = group;
-    if (!first) return;
+  async function send(group: ClaimedDelivery[]): Promise<DeliveryOutcome> {
+    const first = group[0]!;
     const ids = group.map((d) => d.id);
     const at = clock.now();
     const t0 = performance.now();
-    let statusCode: number | null = null;
-    let failure: SendError | undefined;
     try {
-      ({ statusCode } = await senders[first.channel.channelType]({
+      const { statusCode } = await senders[first.channel.channelType]({
         config: openConfig(first.channel.config),
         payload: first.payload,
         digest: first.grouped ? group.map((d) => d.payload) : undefined,
-      }));
+      });
+      return { ids, attempt: { at, statusCode, error: null, durationMs: Math.round(performance.now() - t0) }, retryAt: null };
     } catch (err) {
-      failure = err instanceof SendError ? err : new SendError(err instanceof Error ? err.message : String(err));
+      const failure = err instanceof SendError ? err : new SendError(err instanceof Error ? err.message : String(err));
+      const attempt = first.attempts + 1;
+      const retryAt = failure.permanent || attempt >= retry.maxAttempts ? null : new Date(clock.now().getTime() + retry.baseDelayMs * 2 ** (attempt - 1));
+      logger.warn({ deliveryIds: ids, channelId: first.channel.id, attempt, error: failure.message, retryAt }, 'notification delivery failed');
+      return { ids, attempt: { at, statusCode: failure.statusCode, error: failure.message, durationMs: Math.round(performance.now() - t0) }, retryAt, failed: true };
     }
-    const durationMs = Math.round(performance.now() - t0);
-    if (!failure) return deliveries.recordSuccess(ids, { at, statusCode, error: null, durationMs });
-    const attempt = first.attempts + 1;
-    const retryAt = failure.permanent || attempt >= retry.maxAttempts ? null : new Date(clock.now().getTime() + retry.baseDelayMs * 2 ** (attempt - 1));
-    await deliveries.recordFailure(ids, { at, statusCode: failure.statusCode, error: failure.message, durationMs }, retryAt);
-    logger.warn({ deliveryIds: ids, channelId: first.channel.id, attempt, error: failure.message, retryAt }, 'notification delivery failed');
   }
 
-  /** Claims due work while there is room, and starts sending it without waiting for it. */
+  /** Starts what the bounds allow, endpoint by endpoint. */
+  function pump(): void {
+    for (const [endpoint, queue] of waiting) {
+      while (queue.length > 0 && sending.size < maxInFlight && (activePerEndpoint.get(endpoint) ?? 0) < maxPerEndpoint) {
+        const group = queue.shift()!;
+        waitingCount--;
+        activePerEndpoint.set(endpoint, (activePerEndpoint.get(endpoint) ?? 0) + 1);
+        const sent: Promise<void> = send(group)
+          .then(recorder.record)
+          .finally(() => {
+            sending.delete(sent);
+            activePerEndpoint.set(endpoint, activePerEndpoint.get(endpoint)! - 1);
+            pump();
+            if (waitingCount < MAX_WAITING / 2) tick();
+          });
+        sending.add(sent);
+      }
+      if (queue.length === 0) waiting.delete(endpoint);
+    }
+  }
+
+  /** Claims due work while there is room to hold it. */
   async function fill(): Promise<void> {
-    while (!stopped && sending.size < maxInFlight) {
-      const claimed = await deliveries.claimDue(clock.now(), maxInFlight - sending.size, LEASE_MS);
+    while (!stopped && waitingCount < MAX_WAITING) {
+      const claimed = await deliveries.claimDue(clock.now(), Math.min(CLAIM_BATCH, MAX_WAITING - waitingCount), LEASE_MS);
       if (claimed.length === 0) return;
       const digests = new Set<string>();
       for (const d of claimed) {
@@ -91,15 +121,12 @@ export function createDispatcher({ deliveries, senders, secrets, clock, logger, 
           const rest = await deliveries.claimGrouped(d.groupKey, clock.now(), LEASE_MS);
           group = [d, ...rest.filter((r) => r.id !== d.id)];
         }
-        // A slow or dead endpoint holds one slot, never the whole dispatcher.
-        const sent: Promise<void> = send(group)
-          .catch((err) => logger.error({ err }, 'recording a delivery failed'))
-          .finally(() => {
-            sending.delete(sent);
-            tick();
-          });
-        sending.add(sent);
+        const endpoint = d.channel.id;
+        waiting.set(endpoint, [...(waiting.get(endpoint) ?? []), group]);
+        waitingCount++;
       }
+      pump();
+      if (claimed.length < CLAIM_BATCH) return;
     }
   }
 
@@ -131,10 +158,44 @@ export function createDispatcher({ deliveries, senders, secrets, clock, logger, 
     },
     wake: tick,
     async stop() {
+      // Claimed work not yet started stays leased; another replica, or the next start, sends it.
       stopped = true;
       clearTimeout(timer);
+      waiting.clear();
+      waitingCount = 0;
       await filling;
       await Promise.all([...sending]);
+      await recorder.flush();
+    },
+  };
+}
+
+/** Records attempts as they end, many in one statement: a storm's thousand deliveries cost a few writes. */
+function createOutcomeRecorder(deliveries: DeliveriesRepository, logger: Logger) {
+  let pending: DeliveryOutcome[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  let scheduled = false;
+
+  function write(): Promise<void> {
+    scheduled = false;
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return writing;
+    // The lease keeps the deliveries claimed until their outcome is written.
+    writing = writing.then(() => deliveries.recordOutcomes(batch)).catch((err) => logger.error({ err, deliveries: batch.length }, 'recording delivery attempts failed'));
+    return writing;
+  }
+
+  return {
+    record(outcome: DeliveryOutcome): void {
+      pending.push(outcome);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(write);
+      }
+    },
+    async flush(): Promise<void> {
+      await write();
     },
   };
 }
