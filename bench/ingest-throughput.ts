@@ -3,7 +3,8 @@
 // each keep a few batches in flight, as the agent's publisher does after an outage; like
 // agents sharing a location, each stream reports on its own share of the services.
 //
-//   npx tsx bench/ingest-throughput.ts [results=200000] [services=1000] [batch=500] [streams=4]
+//   npx tsx bench/ingest-throughput.ts [--full]   (quick: 50,000 results; full: 200,000; 1,000
+//   services, batches of 500, 4 streams)
 // Uses TEST_DATABASE_URL (PostgreSQL) or the embedded database. The reference, measured in the
 // same run: the same rows in the same batches and streams, as one plain INSERT per batch into a
 // table of the same columns (no rollups, status, rules or gRPC).
@@ -15,12 +16,13 @@ import { startTestControlPlane } from '../test/support/control-plane-harness.js'
 import pg from 'pg';
 import { sql } from '../test/support/sql.js';
 import { stopTestDatabase, testDatabase } from '../test/support/test-database.js';
+import { fullSize, report } from './support/report.js';
 
-const total = Number(process.argv[2] ?? 200_000);
-const serviceCount = Number(process.argv[3] ?? 1000);
-const batchSize = Number(process.argv[4] ?? 500);
-const streams = Number(process.argv[5] ?? 4);
-const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 4);
+const total = fullSize ? 200_000 : 50_000;
+const serviceCount = 1000;
+const batchSize = 500;
+const streams = 4;
+const IN_FLIGHT = 4;
 
 // The benchmark creates its services through the API faster than the API limit allows.
 const cp = await startTestControlPlane({ env: { API_RATE_LIMIT: 'off' } });
@@ -43,7 +45,10 @@ try {
   const perSecond = stored / seconds;
   console.log(`${stored.toLocaleString('en')} results in ${seconds.toFixed(1)} s over ${streams} streams (batches of ${batchSize}, ${services.length} services): ${Math.round(perSecond).toLocaleString('en')} results/s`);
   const plain = await plainInserts(shares, perStream);
-  console.log(`reference, plain batched INSERT of the same rows: ${Math.round(plain).toLocaleString('en')} rows/s; ingest at ${(perSecond / plain).toFixed(2)}x`);
+  report({
+    id: 'P3', what: 'ingest on PostgreSQL (status, rollups and rules included)', ours: perSecond, unit: 'results/s',
+    reference: { name: 'plain batched INSERT', value: plain }, goal: '≥ 0.5x', met: perSecond / plain >= 0.5,
+  });
 
   /** The reference: each stream's batches as single INSERTs from one JSON parameter, on its own connection. */
   async function plainInserts(byStream: string[][], batches: number): Promise<number> {
