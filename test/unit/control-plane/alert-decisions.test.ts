@@ -13,7 +13,7 @@ function stored(serviceId: string, serviceStatus: ServiceStatus, fields: Partial
   n += 1;
   return {
     id: `r${n}`, serviceId, status: serviceStatus, responseTimeMs: 10, message: '', location: 'a', agentId: 'agent', checkedAt: new Date(n * 1000), adHoc: false,
-    details: {}, organizationId: 'org', serviceName: serviceId, serviceEndpoint: 'http://x/', current: true, previousStatus: null, serviceStatus,
+    details: {}, organizationId: 'org', serviceName: serviceId, serviceEndpoint: 'http://x/', serviceAlerting: false, current: true, previousStatus: null, serviceStatus,
     failingLocations: serviceStatus === 'GREEN' ? 0 : 1, redStreak: serviceStatus === 'RED' ? 1 : 0, failureStreak: serviceStatus === 'GREEN' ? 0 : 1, ...fields,
   };
 }
@@ -33,15 +33,22 @@ describe('alert decisions', () => {
     expect(decideAlerts(rules, [stored('s1', 'RED', { redStreak: 3 })]).candidates).to.have.length(1);
   });
 
-  it('recovers a service whose latest result is GREEN after trouble, and not one that was GREEN all along', () => {
-    const decided = decideAlerts([rule('any')], [stored('s1', 'RED'), stored('s1', 'GREEN', { previousStatus: 'RED' }), stored('s2', 'GREEN', { previousStatus: 'GREEN' })]);
-    expect(decided.recovered.map((r) => r.serviceId)).to.deep.equal(['s1']);
+  it('recovers a service back to GREEN that had an alert open or opened one in the batch, and no other', () => {
+    const decided = decideAlerts(
+      [rule('any')],
+      [
+        stored('s1', 'RED'), stored('s1', 'GREEN', { previousStatus: 'RED' }),
+        stored('s2', 'GREEN', { previousStatus: 'RED', serviceAlerting: true }),
+        stored('s3', 'GREEN', { previousStatus: 'RED' }),
+      ],
+    );
+    expect(decided.recovered.map((r) => r.serviceId)).to.deep.equal(['s1', 's2']);
     expect(decided.latest.get('s1')!.serviceStatus).to.equal('GREEN');
   });
 
-  it('with a latency rule, treats any GREEN result under the threshold as a possible recovery', () => {
+  it('does not recover a GREEN service that a latency rule still matches', () => {
     const rules = [rule('slow', { response_time_ms_above: 500 })];
-    const decided = decideAlerts(rules, [stored('s1', 'GREEN', { previousStatus: 'GREEN', responseTimeMs: 900 }), stored('s2', 'GREEN', { previousStatus: 'GREEN' })]);
+    const decided = decideAlerts(rules, [stored('s1', 'GREEN', { serviceAlerting: true, responseTimeMs: 900 }), stored('s2', 'GREEN', { serviceAlerting: true })]);
     expect(decided.candidates.map((c) => c.result.serviceId)).to.deep.equal(['s1']);
     expect(decided.recovered.map((r) => r.serviceId)).to.deep.equal(['s2']);
   });

@@ -12,7 +12,7 @@ export interface AlertCandidate {
 
 export interface AlertDecisions {
   candidates: AlertCandidate[];
-  /** The latest result of each service back to GREEN and matching no rule: its open alerts resolve. */
+  /** The latest result of each service back to GREEN, matching no rule and with an alert open: its open alerts resolve. */
   recovered: StoredResult[];
   /** The latest result of each service in the batch. */
   latest: Map<string, StoredResult>;
@@ -22,22 +22,19 @@ export interface AlertDecisions {
 export function decideAlerts(rules: readonly AlertRule[], results: readonly StoredResult[]): AlertDecisions {
   const candidates = new Map<string, AlertCandidate>();
   const latest = new Map<string, StoredResult>();
-  const troubled = new Set<string>();
+  /** Services that had an alert open, or may open one in this batch. */
+  const alerting = new Set<string>();
   for (const result of results) {
-    let matched = false;
+    if (result.serviceAlerting) alerting.add(result.serviceId);
     for (const rule of rules) {
       if (!ruleMatches(rule, result)) continue;
-      matched = true;
+      alerting.add(result.serviceId);
       const key = `${rule.id}/${result.serviceId}`;
       if (!candidates.has(key)) candidates.set(key, { rule, result });
     }
-    if ((result.previousStatus !== null && result.previousStatus !== 'GREEN') || matched) troubled.add(result.serviceId);
     latest.set(result.serviceId, result);
   }
-  // Latency rules can open alerts on GREEN results, so with those any GREEN result may be a recovery.
-  const latencyRules = rules.some((rule) => rule.condition.response_time_ms_above != null);
-  const recovered = [...latest.values()].filter(
-    (r) => r.serviceStatus === 'GREEN' && (latencyRules || troubled.has(r.serviceId)) && !rules.some((rule) => ruleMatches(rule, r)),
-  );
+  // GREEN is not enough: a latency rule can match a GREEN result.
+  const recovered = [...latest.values()].filter((r) => r.serviceStatus === 'GREEN' && alerting.has(r.serviceId) && !rules.some((rule) => ruleMatches(rule, r)));
   return { candidates: [...candidates.values()], recovered, latest };
 }

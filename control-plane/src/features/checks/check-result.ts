@@ -20,4 +20,6 @@ export interface StoredResult extends IncomingResult, StatusStep {
   organizationId: string;
   serviceName: string;
   serviceEndpoint: string;
+  /** An alert of the service was open when the batch began. */
+  serviceAlerting: boolean;
 }

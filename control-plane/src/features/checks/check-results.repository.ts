@@ -8,15 +8,27 @@ import type { RollupDeltas } from './rollup-deltas.js';
 import type { ServiceState } from './service-status.js';
 
 export interface CheckResultsRepository {
+  /**
+   * Inserts the results of services that exist (of `organizationId` when set); answers the
+   * keys (resultKey) of those that were new, replays left out. It locks no service, so
+   * batches about the same services insert side by side.
+   */
+  insert(tx: Tx, results: IncomingResult[], organizationId: string | null): Promise<Set<string>>;
   /** Locks the services (in id order, so concurrent batches queue instead of deadlocking) and reads their states. */
-  lockServices(tx: Tx, serviceIds: string[]): Promise<Map<string, ServiceState>>;
-  /** Inserts the results; answers the keys (resultKey) of those that were new, replays left out. */
-  insert(tx: Tx, results: { result: IncomingResult; organizationId: string }[]): Promise<Set<string>>;
+  lockServices(tx: Tx, serviceIds: string[]): Promise<Map<string, LockedService>>;
+  /** Removes results inserted for services deleted before they could be locked. */
+  discard(tx: Tx, results: IncomingResult[]): Promise<void>;
   /** Writes the moved states (services and their locations' latest results) and adds the rollup deltas. */
   saveStatesAndRollups(tx: Tx, states: Map<string, ServiceState>, deltas: RollupDeltas): Promise<void>;
 }
 
 /** What identifies a stored result: agents replay a result with the same id and time. */
+export interface LockedService {
+  state: ServiceState;
+  /** An alert of the service is open: a recovery has something to resolve. */
+  alerting: boolean;
+}
+
 export const resultKey = (id: string, checkedAt: Date) => `${id}/${checkedAt.getTime()}`;
 
 export function createCheckResultsRepository(): CheckResultsRepository {
@@ -25,13 +37,20 @@ export function createCheckResultsRepository(): CheckResultsRepository {
       // FOR NO KEY UPDATE: alerts inserted later in the transaction reference these rows, and a
       // service deleted meanwhile (a key change) waits for the batch or is skipped by it.
       const rows = await queryBound<LockedRow>(tx, LOCK_SQL, [`{${serviceIds.join(',')}}`]);
-      return new Map(rows.map((r) => [r.id, toState(r)]));
+      return new Map(rows.map((r) => [r.id, { state: toState(r), alerting: r.alerting }]));
     },
 
-    async insert(tx, results) {
+    async insert(tx, results, organizationId) {
       if (results.length === 0) return new Set();
-      const inserted = await queryBound<{ id: string; checked_at: Date }>(tx, INSERT_SQL, [JSON.stringify(results.map(({ result, organizationId }) => toRecord(result, organizationId)))]);
+      const inserted = await queryBound<{ id: string; checked_at: Date }>(tx, INSERT_SQL, [JSON.stringify(results.map(toRecord)), organizationId, organizationId]);
       return new Set(inserted.map((r) => resultKey(r.id, new Date(r.checked_at))));
+    },
+
+    async discard(tx, results) {
+      if (results.length === 0) return;
+      await queryBound(tx, 'delete from check_results r using json_to_recordset(?::json) as v (id uuid, checked_at timestamptz) where r.id = v.id and r.checked_at = v.checked_at', [
+        JSON.stringify(results.map((r) => ({ id: r.id, checked_at: r.checkedAt.toISOString() }))),
+      ]);
     },
 
     async saveStatesAndRollups(tx, states, deltas) {
@@ -62,12 +81,14 @@ interface LockedRow {
   last_response_time_ms: number | null;
   red_streak: number;
   failure_streak: number;
+  alerting: boolean;
   latest: { location: string; status: ServiceStatus; checked_at: string; response_time_ms: number | null }[];
 }
 
 // One statement: the services locked, each with its locations' latest results.
 const LOCK_SQL = `select s.id, s.organization_id, s.name, s.endpoint, s.status, s.locations, s.options->'min_failing_locations' as min_failing,
          s.last_checked_at, s.last_response_time_ms, s.red_streak, s.failure_streak,
+         exists (select 1 from alerts a where a.service_id = s.id and a.status in ('firing', 'acknowledged')) as alerting,
          coalesce((select json_agg(json_build_object('location', l.location, 'status', l.status, 'checked_at', l.checked_at, 'response_time_ms', l.response_time_ms))
                      from service_location_status l where l.service_id = s.id), '[]') as latest
     from services s where s.id = any(?::uuid[]) order by s.id for no key update of s`;
@@ -90,10 +111,15 @@ function toState(r: LockedRow): ServiceState {
 }
 
 // The batch travels as one JSON parameter: one bind instead of ten per result, and a plan
-// that does not grow with the batch. It answers only the keys of the rows it stored.
+// that does not grow with the batch. The organization comes from the service, which must
+// exist (and belong to the agent's organization, for an organization's own agent). It answers
+// only the keys of the rows it stored.
 const INSERT_SQL = `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details)
-  select * from json_to_recordset(?::json) as v (id uuid, service_id uuid, organization_id uuid, status text, response_time_ms float8,
-    message text, location text, agent_id text, checked_at timestamptz, ad_hoc boolean, details jsonb)
+  select v.id, v.service_id, s.organization_id, v.status, v.response_time_ms, v.message, v.location, v.agent_id, v.checked_at, v.ad_hoc, v.details
+    from json_to_recordset(?::json) as v (id uuid, service_id uuid, status text, response_time_ms float8,
+      message text, location text, agent_id text, checked_at timestamptz, ad_hoc boolean, details jsonb)
+    join services s on s.id = v.service_id
+   where ?::uuid is null or s.organization_id = ?::uuid
   on conflict (id, checked_at) do nothing
   returning id, checked_at`;
 
@@ -126,11 +152,10 @@ const SAVE_SQL = `with locations as (
   by_day as (${upsertRollup('check_rollups_day', '?', true)})
   select 1`;
 
-function toRecord(r: IncomingResult, organizationId: string) {
+function toRecord(r: IncomingResult) {
   return {
     id: r.id,
     service_id: r.serviceId,
-    organization_id: organizationId,
     status: r.status,
     response_time_ms: r.responseTimeMs,
     message: r.message,

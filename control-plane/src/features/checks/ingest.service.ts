@@ -12,10 +12,10 @@ import type { AlertEvaluator, AlertOutcome } from '../alerting/alert-evaluator.j
 import type { NotificationPlanner } from '../notifications/notification-planner.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { IncomingResult, StoredResult } from './check-result.js';
-import { resultKey, type CheckResultsRepository } from './check-results.repository.js';
+import { resultKey, type CheckResultsRepository, type LockedService } from './check-results.repository.js';
 import type { PartitionKeeper } from './partition-keeper.js';
 import { rollupDeltas } from './rollup-deltas.js';
-import { applyResult, type ServiceState } from './service-status.js';
+import { applyResult } from './service-status.js';
 
 export interface AgentResult {
   id: string;
@@ -71,11 +71,15 @@ export function createIngestService({ transaction, results, partitions, evaluato
       // Outside the transaction: creating a partition locks the whole table for a moment.
       await partitions.ensure(incoming.map((r) => r.checkedAt));
       const { stored, alerts, planned } = await transaction(async (tx): Promise<Ingested> => {
-        const states = await results.lockServices(tx, [...new Set(incoming.map((r) => r.serviceId))].sort());
-        const accepted = acceptable(incoming, states, origin.organizationId);
-        const fresh = await results.insert(tx, accepted.map((result) => ({ result, organizationId: states.get(result.serviceId)!.organizationId })));
-        const stored = inTimeOrder(accepted.filter((r) => fresh.has(resultKey(r.id, r.checkedAt)))).map((r) => withStatus(r, states.get(r.serviceId)!));
+        const fresh = await results.insert(tx, incoming, origin.organizationId);
+        const inserted = incoming.filter((r) => fresh.delete(resultKey(r.id, r.checkedAt)));
+        if (inserted.length === 0) return NOTHING;
+        // Only now are the services locked, so that batches about the same services insert in parallel.
+        const services = await results.lockServices(tx, [...new Set(inserted.map((r) => r.serviceId))].sort());
+        await results.discard(tx, inserted.filter((r) => !services.has(r.serviceId)));
+        const stored = inTimeOrder(inserted.filter((r) => services.has(r.serviceId))).map((r) => withStatus(r, services.get(r.serviceId)!));
         if (stored.length === 0) return NOTHING;
+        const states = new Map([...services].map(([id, s]) => [id, s.state]));
         await results.saveStatesAndRollups(tx, states, rollupDeltas(stored));
         const alerts = await evaluator.evaluate(tx, stored);
         const planned = await planner.plan(tx, alerts.notices);
@@ -120,27 +124,12 @@ export function createIngestService({ transaction, results, partitions, evaluato
 
 export type IngestService = ReturnType<typeof createIngestService>;
 
-/**
- * Results of services that exist (and, for an organization's agent, belong to it), each id
- * and time once: a result repeated within a batch counts once, like a replayed one.
- */
-function acceptable(results: IncomingResult[], states: Map<string, ServiceState>, organizationId: string | null): IncomingResult[] {
-  const seen = new Set<string>();
-  return results.filter((r) => {
-    const state = states.get(r.serviceId);
-    const key = resultKey(r.id, r.checkedAt);
-    if (!state || (organizationId !== null && state.organizationId !== organizationId) || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 function inTimeOrder(results: IncomingResult[]): IncomingResult[] {
   return results.sort((a, b) => a.checkedAt.getTime() - b.checkedAt.getTime() || (a.id < b.id ? -1 : 1));
 }
 
-function withStatus(result: IncomingResult, state: ServiceState): StoredResult {
-  return { ...result, organizationId: state.organizationId, serviceName: state.name, serviceEndpoint: state.endpoint, ...applyResult(state, result) };
+function withStatus(result: IncomingResult, { state, alerting }: LockedService): StoredResult {
+  return { ...result, organizationId: state.organizationId, serviceName: state.name, serviceEndpoint: state.endpoint, serviceAlerting: alerting, ...applyResult(state, result) };
 }
 
 function publish(events: EventBus, stored: StoredResult[], alerts: AlertOutcome): void {
