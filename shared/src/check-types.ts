@@ -23,9 +23,26 @@ export type CheckFamily =
 interface CheckTypeInfo {
   family: CheckFamily;
   endpoint: EndpointFormat;
-  /** Created by the control plane for one of its own features, never through POST /services. */
-  internal?: true;
 }
+
+export interface InternalKind {
+  /** What the service is, in a sentence: "this service is {what}". */
+  what: string;
+  /** The routes that own it: the only way to change it. */
+  managedThrough: string;
+}
+
+/**
+ * Services the control plane creates for one of its own features, never through POST
+ * /services and never changed through /services. Heartbeats are pinged, not checked, so no
+ * agent runs them; a certificate watch is an agent check of its own family.
+ */
+const INTERNAL_KINDS = {
+  HEARTBEAT: { what: 'a heartbeat', managedThrough: '/api/v1/heartbeats' },
+  TLS_CERTIFICATE: { what: 'an SSL certificate watch', managedThrough: '/api/v1/ssl-certificates' },
+} as const satisfies Record<string, InternalKind>;
+
+export type InternalKindName = keyof typeof INTERNAL_KINDS;
 
 const CATALOGUE = {
   HTTP: { family: 'HTTP', endpoint: 'http-url' },
@@ -49,8 +66,7 @@ const CATALOGUE = {
   POSTGRES: { family: 'POSTGRES', endpoint: 'host-port' },
   POSTGRESQL: { family: 'POSTGRES', endpoint: 'host-port' },
   GRPC: { family: 'GRPC', endpoint: 'host-port' },
-  // The check behind an SSL certificate watch (/ssl-certificates owns its service).
-  TLS_CERTIFICATE: { family: 'TLS_CERTIFICATE', endpoint: 'host-port', internal: true },
+  TLS_CERTIFICATE: { family: 'TLS_CERTIFICATE', endpoint: 'host-port' },
 } as const satisfies Record<string, CheckTypeInfo>;
 
 export type CheckType = keyof typeof CATALOGUE;
@@ -61,8 +77,13 @@ export const AGENT_CHECK_TYPES = Object.keys(CATALOGUE) as CheckType[];
 /** The check types a client may create services with. */
 export const CHECK_TYPES = AGENT_CHECK_TYPES.filter((t) => !isInternalCheckType(t));
 
-export function isInternalCheckType(type: CheckType): boolean {
-  return 'internal' in CATALOGUE[type];
+export function isInternalCheckType(type: string): boolean {
+  return internalKind(type) !== undefined;
+}
+
+/** What owns a service of this check type, when the control plane made it for a feature of its own. */
+export function internalKind(type: string): InternalKind | undefined {
+  return Object.hasOwn(INTERNAL_KINDS, type) ? INTERNAL_KINDS[type as InternalKindName] : undefined;
 }
 
 /** Upper-cases a check type; undefined when it is not in the catalogue (internal ones are). */

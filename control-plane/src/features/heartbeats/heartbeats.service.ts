@@ -2,7 +2,7 @@
 // `/fail` ping a failing one, and silence past interval + grace a failing one too. Each
 // heartbeat is a monitored service, so statuses, rules, alerts and channels are the same.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CheckType } from '../../../../shared/src/check-types.js';
+import type { CheckType, InternalKindName } from '../../../../shared/src/check-types.js';
 import type { Clock } from '../../clock.js';
 import { notFound } from '../../errors.js';
 import type { Actor } from '../../http/authenticate.js';
@@ -11,7 +11,8 @@ import type { OrganizationAccess } from '../organizations/organization-access.js
 import type { ServicesRepository } from '../services/services.repository.js';
 import type { Heartbeat, HeartbeatsRepository } from './heartbeats.repository.js';
 
-export const HEARTBEAT_CHECK_TYPE = 'HEARTBEAT' as CheckType;
+// In the catalogue's internal kinds; stored like a check type, though no agent runs it.
+export const HEARTBEAT_CHECK_TYPE = 'HEARTBEAT' satisfies InternalKindName as CheckType;
 export type PingKind = 'ping' | 'fail' | 'start';
 
 export interface HeartbeatInput {

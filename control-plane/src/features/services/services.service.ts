@@ -1,14 +1,12 @@
 // The services use cases (API.md "Services"): validation across fields, organization
 // access, secrets in options, and telling agents about every change.
 import { randomUUID } from 'node:crypto';
-import { CHECK_TYPES, endpointFormat, type CheckType } from '../../../../shared/src/check-types.js';
+import { CHECK_TYPES, endpointFormat, internalKind, type CheckType } from '../../../../shared/src/check-types.js';
 import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../../shared/src/endpoints.js';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { notFound, validationFailed } from '../../errors.js';
-import { HEARTBEAT_CHECK_TYPE } from '../heartbeats/heartbeats.service.js';
-import { SSL_CERTIFICATE_CHECK_TYPE } from '../ssl-certificates/ssl-certificates.service.js';
 import type { Actor } from '../../http/authenticate.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { ServiceRecord } from './service.entity.js';
@@ -141,9 +139,8 @@ export function createServicesService({ services, overview, access, secrets, lis
 
     async update(actor: Actor, serviceId: string, input: UpdateServiceInput): Promise<ServiceView> {
       const current = await findWritable(actor, serviceId);
-      // Heartbeat services are pinged, not checked; their settings live on /heartbeats.
-      if (current.checkType === HEARTBEAT_CHECK_TYPE) throw validationFailed('this service is a heartbeat: change it through /api/v1/heartbeats');
-      if (current.checkType === SSL_CERTIFICATE_CHECK_TYPE) throw validationFailed('this service watches an SSL certificate: change it through /api/v1/ssl-certificates');
+      const internal = internalKind(current.checkType);
+      if (internal) throw validationFailed(`this service is ${internal.what}: change it through ${internal.managedThrough}`);
       if (input.organization_id !== undefined && input.organization_id !== current.organizationId) {
         throw validationFailed('organization_id cannot be changed', [{ path: 'organization_id', message: 'a service cannot move to another organization' }]);
       }
