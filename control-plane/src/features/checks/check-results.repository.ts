@@ -216,7 +216,7 @@ async function saveStates(tx: Tx, states: Map<string, ServiceState>): Promise<vo
 const INSERT_SQL = `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details)
   select * from json_to_recordset(?::json) as v (id uuid, service_id uuid, organization_id uuid, status text, response_time_ms float8,
     message text, location text, agent_id text, checked_at timestamptz, ad_hoc boolean, details jsonb)
-  on conflict (id, checked_at) do nothing
+  on conflict (service_id, checked_at, id) do nothing
   returning id, checked_at`;
 
 function upsertRollup(table: string, histogram: boolean): string {
