@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { fullSize, report } from './support/report.js';
 
-const STEADY_SECONDS = fullSize ? 120 : 20;
+const STEADY_SECONDS = fullSize ? 120 : 10;
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const server = new URL(process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const database = 'outpost_bench_memory';
