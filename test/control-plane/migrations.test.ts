@@ -104,4 +104,61 @@ describe('migrations', () => {
       }
     });
   });
+
+  it('keys raw results by (service, time, id) in every partition, keeping existing rows and replays idempotent (0012)', async function () {
+    this.timeout(60_000);
+    await withFreshDatabase(async (serverUrl) => {
+      const embedded = serverUrl ? undefined : await startEmbeddedPostgres(null);
+      const url = serverUrl ?? embedded!.url;
+      try {
+        const before = await MikroORM.init({
+          driver: PostgreSqlDriver,
+          clientUrl: url,
+          extensions: [Migrator],
+          migrations: { migrationsList: MIGRATIONS, transactional: true, snapshot: false },
+          pool: { min: 0, max: 1 },
+          discovery: { warnWhenNoEntities: false },
+          allowGlobalContext: true,
+          debug: false,
+          logger: () => undefined,
+        });
+        await before.getMigrator().up({ to: '0011-location-response-time' });
+        const em = before.em.fork();
+        await em.execute(`insert into organizations (id, name, slug) values ('00000000-0000-4000-8000-000000000001', 'o', 'o')`);
+        await em.execute(`insert into services (id, organization_id, name, endpoint, check_type, check_interval_seconds, timeout_seconds)
+                          values ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 's', 'http://127.0.0.1:9/', 'HTTP', 60, 5)`);
+        await em.execute(`select outpost_ensure_day_partition('check_results', (now() - i * interval '1 day')::date) from generate_series(0, 2) as i`);
+        await em.execute(`insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at)
+                          select gen_random_uuid(), '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001',
+                                 'GREEN', 10 + i, 'm', 'local', 'a', now() - i * interval '1 hour'
+                            from generate_series(0, 47) as i`);
+        await before.close(true);
+
+        const db = await openDatabase({ url, embeddedDataDir: null, poolSize: 1, logger });
+        try {
+          const after = db.em();
+          const keys = await after.execute<{ table: string; key: string }[]>(
+            `select c.conrelid::regclass::text as table, pg_get_constraintdef(c.oid) as key from pg_constraint c
+              where c.contype = 'p' and c.conrelid in (select relid from pg_partition_tree('check_results'::regclass))`,
+          );
+          expect(keys.length, 'the table and its partitions').to.be.at.least(3);
+          for (const k of keys) expect(k.key, k.table).to.equal('PRIMARY KEY (service_id, checked_at, id)');
+          const indexes = await after.execute<{ n: string }[]>(`select count(*) as n from pg_indexes where tablename = 'check_results'`);
+          expect(Number(indexes[0]!.n), 'one index on the parent').to.equal(1);
+          const replay = await after.execute<{ id: string }[]>(
+            `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at)
+               select id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at from check_results
+             on conflict (service_id, checked_at, id) do nothing returning id`,
+          );
+          expect(replay).to.deep.equal([]);
+          const [raw] = await after.execute<{ n: string }[]>('select count(*) as n from check_results');
+          expect(raw!.n).to.equal('48');
+        } finally {
+          await db.close();
+        }
+      } finally {
+        await embedded?.stop();
+      }
+    });
+  });
 });

@@ -12,6 +12,7 @@ import { Migration0008SslCertificates } from './0008-ssl-certificates.js';
 import { Migration0009StatusPages } from './0009-status-pages.js';
 import { Migration0010RateLimits } from './0010-rate-limits.js';
 import { Migration0011LocationResponseTime } from './0011-location-response-time.js';
+import { Migration0012RawResultsKey } from './0012-raw-results-key.js';
 import { Migration0013RoomForStatusUpdates } from './0013-room-for-status-updates.js';
 
 export const MIGRATIONS: MigrationObject[] = [
@@ -26,5 +27,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '0009-status-pages', class: Migration0009StatusPages },
   { name: '0010-rate-limits', class: Migration0010RateLimits },
   { name: '0011-location-response-time', class: Migration0011LocationResponseTime },
+  { name: '0012-raw-results-key', class: Migration0012RawResultsKey },
   { name: '0013-room-for-status-updates', class: Migration0013RoomForStatusUpdates },
 ];

@@ -48,8 +48,9 @@ export function createCheckResultsRepository(): CheckResultsRepository {
 
     async discard(tx, results) {
       if (results.length === 0) return;
-      await queryBound(tx, 'delete from check_results r using json_to_recordset(?::json) as v (id uuid, checked_at timestamptz) where r.id = v.id and r.checked_at = v.checked_at', [
-        JSON.stringify(results.map((r) => ({ id: r.id, checked_at: r.checkedAt.toISOString() }))),
+      await queryBound(tx, `delete from check_results r using json_to_recordset(?::json) as v (service_id uuid, checked_at timestamptz, id uuid)
+          where r.service_id = v.service_id and r.checked_at = v.checked_at and r.id = v.id`, [
+        JSON.stringify(results.map((r) => ({ service_id: r.serviceId, checked_at: r.checkedAt.toISOString(), id: r.id }))),
       ]);
     },
 
@@ -120,7 +121,7 @@ const INSERT_SQL = `insert into check_results (id, service_id, organization_id, 
       message text, location text, agent_id text, checked_at timestamptz, ad_hoc boolean, details jsonb)
     join services s on s.id = v.service_id
    where ?::uuid is null or s.organization_id = ?::uuid
-  on conflict (id, checked_at) do nothing
+  on conflict (service_id, checked_at, id) do nothing
   returning id, checked_at`;
 
 function upsertRollup(table: string, param: string, histogram: boolean): string {
