@@ -9,7 +9,7 @@ import { createAgentsRepository } from './features/agents/agents.repository.js';
 import { createAgentsService } from './features/agents/agents.service.js';
 import { createApiKeysRepository } from './features/api-keys/api-keys.repository.js';
 import { createApiKeysService } from './features/api-keys/api-keys.service.js';
-import { jwtOrApiKey } from './http/authenticate.js';
+import { jwtOrApiKey } from './features/auth/credential-verifier.js';
 import { defaultWebDir } from './http/web-app.js';
 import { createAssignmentHub } from './features/agents/assignment-hub.js';
 import { createAlertEvaluator } from './features/alerting/alert-evaluator.js';

@@ -3,7 +3,7 @@
 // verified key is remembered briefly so a busy client does not pay argon2 on every call.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AppError, notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { PasswordHasher } from '../auth/password-hasher.js';
 import type { Role } from '../organizations/membership.entity.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';

@@ -9,7 +9,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { HEARTBEAT_CHECK_TYPE } from '../heartbeats/heartbeats.service.js';
 import { SSL_CERTIFICATE_CHECK_TYPE } from '../ssl-certificates/ssl-certificates.service.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { ServiceRecord } from './service.entity.js';
 import type { LocationStatus, ServiceOverviewRepository, ServicesSummary } from './service-overview.repository.js';
