@@ -13,6 +13,7 @@ export interface LoadPlan {
   body?: string;
   concurrency: number;
   seconds: number;
+  maxRequests?: number;
   /** The status every answer must have; any other counts as an error. */
   expectStatus: number;
 }
@@ -49,7 +50,8 @@ async function generate(plan: LoadPlan): Promise<LoadResult> {
 
   const once = () =>
     new Promise<void>((resolve) => {
-      const body = plan.body?.replaceAll('{n}', String(sequence++));
+      const body = plan.body?.replaceAll('{n}', String(sequence));
+      sequence += 1;
       const t0 = performance.now();
       const req = http.request(
         { agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: plan.method, headers: { ...plan.headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } },
@@ -76,7 +78,7 @@ async function generate(plan: LoadPlan): Promise<LoadResult> {
 
   await Promise.all(
     Array.from({ length: plan.concurrency }, async () => {
-      while (performance.now() < deadline) await once();
+      while (performance.now() < deadline && sequence < (plan.maxRequests ?? Infinity)) await once();
     }),
   );
   const seconds = (performance.now() - started) / 1000;
