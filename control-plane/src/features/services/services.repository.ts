@@ -1,6 +1,7 @@
 // Persistence of services. A plan's cap is enforced under a row lock on the organization, so
 // concurrent creates cannot overshoot it. Rows are read by hand, not hydrated by the ORM.
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import type { PooledQuery } from '../../db/pooled-query.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Role } from '../organizations/membership.entity.js';
 import { PLANS, planLimits } from '../organizations/plans.js';
@@ -50,7 +51,7 @@ export interface ServicesRepository {
   findById(serviceId: string): Promise<ServiceRecord | null>;
 }
 
-export function createServicesRepository(em: () => EntityManager): ServicesRepository {
+export function createServicesRepository(em: () => EntityManager, query: PooledQuery): ServicesRepository {
   return {
     async insertWithinPlan(service) {
       // An uncapped organization takes one statement and no lock: the cap's row lock would
@@ -80,10 +81,9 @@ export function createServicesRepository(em: () => EntityManager): ServicesRepos
 
     async findForUser(serviceId, userId) {
       // One statement for the row and the access check: the hot read of GET /services/{id}.
-      const [row] = await em().execute<Record<string, unknown>[]>(
-        'select s.*, m.role from services s join memberships m on m.organization_id = s.organization_id and m.user_id = ? where s.id = ?',
-        [userId, serviceId],
-      );
+      const [row] = await query('select s.*, m.role from services s join memberships m on m.organization_id = s.organization_id and m.user_id = $1 where s.id = $2', [
+        userId, serviceId,
+      ]);
       return row ? { service: toServiceRecord(row), role: row.role as Role } : null;
     },
 
