@@ -25,7 +25,8 @@ import { healthRoutes } from './features/health/health.routes.js';
 import { servicesRoutes } from './features/services/services.routes.js';
 import type { ServicesService } from './features/services/services.service.js';
 import { apiRateLimit } from './http/api-rate-limit.js';
-import { authenticate, type CredentialVerifier } from './http/authenticate.js';
+import { authenticate } from './http/authenticate.js';
+import type { CredentialVerifier } from './features/auth/credential-verifier.js';
 import { clientAddress } from './http/client-address.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import { apiKeysRoutes } from './features/api-keys/api-keys.routes.js';
@@ -44,6 +45,7 @@ import type { OrganizationService } from './features/organizations/organization.
 import type { ApiKeysService } from './features/api-keys/api-keys.service.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { jsonBody } from './http/json-body.js';
+import { jsonResponse } from './http/json-response.js';
 import { storableInput } from './http/storable-input.js';
 import { requestContext } from './http/request-context.js';
 import { webApp } from './http/web-app.js';
@@ -116,6 +118,7 @@ export function createApp(deps: AppDeps) {
   // Large JSON answers (2,000 services' overview is ~1 MB) travel gzipped: level 1 costs a few
   // ms per MB and saves ~90% on the wire. Dashboard files arrive already compressed.
   app.use(compress({ threshold: 16 * 1024, gzip: { level: zlib.Z_BEST_SPEED }, br: false, deflate: false }));
+  app.use(jsonResponse);
   app.use(clientAddress(deps.trustedProxies));
   app.use(jsonBody);
   app.use(storableInput);

@@ -4,12 +4,13 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import type { Database } from './db/database.js';
+import { pooledQuery } from './db/pooled-query.js';
 import { createAgentAuthenticator } from './features/agents/agent-auth.js';
 import { createAgentsRepository } from './features/agents/agents.repository.js';
 import { createAgentsService } from './features/agents/agents.service.js';
 import { createApiKeysRepository } from './features/api-keys/api-keys.repository.js';
 import { createApiKeysService } from './features/api-keys/api-keys.service.js';
-import { jwtOrApiKey } from './http/authenticate.js';
+import { jwtOrApiKey } from './features/auth/credential-verifier.js';
 import { defaultWebDir } from './http/web-app.js';
 import { createAssignmentHub } from './features/agents/assignment-hub.js';
 import { createAlertEvaluator } from './features/alerting/alert-evaluator.js';
@@ -89,7 +90,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const references = createReferences(db.em);
   const sharedLimiters = postgresRateLimiters(db.knex());
 
-  const servicesRepo = createServicesRepository(db.em);
+  const servicesRepo = createServicesRepository(db.em, pooledQuery(db.knex()));
   const hub = createAssignmentHub({
     listForLocation: servicesRepo.listForLocation,
     toAssignment: (s) => ({

@@ -3,7 +3,8 @@
 // resource's schemas and calling one service function.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { actorOf, type Actor } from './authenticate.js';
+import type { Actor } from '../features/auth/actor.js';
+import { actorOf } from './authenticate.js';
 import { parseInput } from './validate.js';
 
 export interface CrudService<T, Q, C, U> {

@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import type { Grant, GrantEnd } from '../features/organizations/organizations.repository.js';
 import type { OrganizationAccess } from '../features/organizations/organization-access.js';
 import type { EventBus, OrganizationEvent } from '../features/realtime/event-bus.js';
-import type { CredentialVerifier } from '../http/authenticate.js';
+import type { CredentialVerifier } from '../features/auth/credential-verifier.js';
 import type { Logger } from '../logger.js';
 
 export const WS_PATH = '/api/v1/ws';

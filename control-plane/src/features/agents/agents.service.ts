@@ -5,7 +5,7 @@
 // receives the organization's check secrets in the clear.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { AgentsRepository, RegisteredAgent } from './agents.repository.js';
 import type { CreateAgentInput } from './agents.schema.js';

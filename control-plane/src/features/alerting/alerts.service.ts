@@ -3,7 +3,7 @@
 import type { Clock } from '../../clock.js';
 import type { Tx } from '../../db/tx.js';
 import { AppError, notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { EscalationRepository } from '../escalation/escalation.repository.js';
 import type { DeliveriesRepository, DeliveryView } from '../notifications/deliveries.repository.js';
 import type { NotificationPlanner } from '../notifications/notification-planner.js';

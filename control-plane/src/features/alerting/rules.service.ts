@@ -2,7 +2,7 @@
 // without covers every service of the organization. Referenced ids must be the org's own.
 import { randomUUID } from 'node:crypto';
 import { notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { References } from '../organizations/references.js';
 import type { AlertRule, RuleCondition } from './rule.js';

@@ -1,35 +1,31 @@
 // API keys (API.md): `op_<prefix>_<secret>`, shown once, stored as an argon2 hash, found by
 // their prefix, accepted in place of a JWT with the key's role, revoked by deletion. A
 // verified key is remembered briefly so a busy client does not pay argon2 on every call.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { PasswordHasher } from '../auth/password-hasher.js';
 import type { Role } from '../organizations/membership.entity.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import { ROLE_RANK } from '../organizations/organization-access.js';
 import type { ApiKey, ApiKeysRepository } from './api-keys.repository.js';
+import { createVerifiedKeys, type VerifiedKeys } from './verified-keys.js';
 
 const KEY = /^op_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
-const VERIFIED_TTL_MS = 60_000;
 
-export function createApiKeysService(keys: ApiKeysRepository, hasher: PasswordHasher, access: OrganizationAccess) {
-  const verified = new Map<string, { key: ApiKey; until: number }>();
-  const cacheKey = (raw: string) => createHash('sha256').update(raw).digest('hex');
-
+export function createApiKeysService(keys: ApiKeysRepository, hasher: PasswordHasher, access: OrganizationAccess, verified: VerifiedKeys = createVerifiedKeys()) {
   return {
     isApiKey: (raw: string) => raw.startsWith('op_'),
 
     /** The actor an API key stands for; UNAUTHENTICATED when it is unknown or revoked. */
     async authenticate(raw: string): Promise<Actor> {
-      const remembered = verified.get(cacheKey(raw));
-      let key = remembered && remembered.until > Date.now() ? remembered.key : undefined;
+      let key = verified.get(raw);
       if (!key) {
         const match = KEY.exec(raw);
         const stored = match ? await keys.findByPrefix(match[1]!) : null;
         if (!stored || !(await hasher.verify(stored.keyHash, raw))) throw new AppError('UNAUTHENTICATED', 'the API key is invalid or revoked');
         key = stored;
-        verified.set(cacheKey(raw), { key, until: Date.now() + VERIFIED_TTL_MS });
+        verified.remember(raw, key);
         void keys.touch(key.id).catch(() => undefined);
       }
       return { userId: key.createdBy, email: '', organizationId: key.organizationId, apiKey: { id: key.id, role: key.role } };
@@ -59,7 +55,7 @@ export function createApiKeysService(keys: ApiKeysRepository, hasher: PasswordHa
       const organizationId = await access.resolveManaging(actor);
       if (!(await keys.find(organizationId, id))) throw notFound('API key');
       await keys.delete(id);
-      for (const [hash, entry] of verified) if (entry.key.id === id) verified.delete(hash);
+      verified.forget(id);
     },
   };
 }

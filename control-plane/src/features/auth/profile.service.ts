@@ -1,7 +1,7 @@
 // The acting user's own profile: name and e-mail, and a password change that needs the
 // current password.
 import { AppError, notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from './actor.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { ProfileRepository, Profile } from './profile.repository.js';
 

@@ -1,6 +1,8 @@
 // JWTs per API.md: HS256 (pinned on verification), claims user_id, tenant_id, email, iat, exp.
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+// Issued by jose; verified on every request by hs256-jwt.ts, synchronously.
+import { SignJWT } from 'jose';
 import { AppError } from '../../errors.js';
+import { JwtRejectedError, verifyHs256 } from './hs256-jwt.js';
 
 export const TOKEN_LIFETIME_SECONDS = 72 * 3600;
 
@@ -22,7 +24,7 @@ export interface IssuedToken {
 export interface TokenService {
   issue(claims: TokenClaims): Promise<IssuedToken>;
   /** Throws UNAUTHENTICATED for a malformed, expired, tampered or unsigned token. */
-  verify(token: string): Promise<VerifiedToken>;
+  verify(token: string): VerifiedToken;
 }
 
 export function createTokenService(secret: string, now: () => Date = () => new Date()): TokenService {
@@ -38,23 +40,19 @@ export function createTokenService(secret: string, now: () => Date = () => new D
         .sign(key);
       return { token, expiresAt: new Date(exp * 1000) };
     },
-    async verify(token) {
+    verify(token) {
+      let claims: Record<string, unknown>;
       try {
-        const { payload } = await jwtVerify(token, key, {
-          algorithms: ['HS256'],
-          requiredClaims: ['exp', 'iat'],
-          currentDate: now(),
-        });
-        const { user_id: userId, tenant_id: tenantId, email, exp } = payload;
-        if (typeof userId !== 'string' || typeof tenantId !== 'string' || typeof email !== 'string') {
-          throw new AppError('UNAUTHENTICATED', 'the token lacks the user_id, tenant_id or email claim');
-        }
-        return { userId, tenantId, email, expiresAt: new Date(exp! * 1000) };
+        claims = verifyHs256(token, key, Math.floor(now().getTime() / 1000));
       } catch (err) {
-        if (err instanceof AppError) throw err;
-        if (err instanceof joseErrors.JWTExpired) throw new AppError('UNAUTHENTICATED', 'the token has expired');
+        if (err instanceof JwtRejectedError && err.failure === 'expired') throw new AppError('UNAUTHENTICATED', 'the token has expired');
         throw new AppError('UNAUTHENTICATED', 'the token is invalid');
       }
+      const { user_id: userId, tenant_id: tenantId, email, exp } = claims;
+      if (typeof userId !== 'string' || typeof tenantId !== 'string' || typeof email !== 'string') {
+        throw new AppError('UNAUTHENTICATED', 'the token lacks the user_id, tenant_id or email claim');
+      }
+      return { userId, tenantId, email, expiresAt: new Date((exp as number) * 1000) };
     },
   };
 }

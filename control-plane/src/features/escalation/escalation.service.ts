@@ -2,7 +2,7 @@
 // an alert stays firing, each step's channels and teams hear about it when its delay has passed.
 import { randomUUID } from 'node:crypto';
 import { notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { References } from '../organizations/references.js';
 import type { CreatePolicyInput, UpdatePolicyInput } from './escalation.schema.js';

@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { CheckType, InternalKindName } from '../../../../shared/src/check-types.js';
 import type { Clock } from '../../clock.js';
 import { notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { IngestService } from '../checks/ingest.service.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { ServicesRepository } from '../services/services.repository.js';

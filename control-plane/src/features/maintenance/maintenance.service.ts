@@ -2,7 +2,7 @@
 // alert opens and nothing is notified.
 import { randomUUID } from 'node:crypto';
 import { notFound, validationFailed } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { References } from '../organizations/references.js';
 import type { CreateWindowInput, UpdateWindowInput } from './maintenance.schema.js';

@@ -5,7 +5,7 @@ import type { NotificationSettings } from '../../config.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Tx } from '../../db/tx.js';
 import { notFound, validationFailed } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { Channel } from './channel.js';
 import { CHANNEL_CONFIG, SECRET_CONFIG_KEYS, maskSecret, type ChannelType, type CreateChannelInput, type UpdateChannelInput } from './channels.schema.js';

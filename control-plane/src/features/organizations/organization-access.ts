@@ -4,7 +4,7 @@
 // agent's token receives the organization's decrypted check secrets). An API key
 // acts in its own organization only, with the lower of its role and its creator's.
 import { AppError } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { Role } from './membership.entity.js';
 import type { Grant, GrantEnd, OrganizationsRepository } from './organizations.repository.js';
 

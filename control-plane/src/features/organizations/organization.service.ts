@@ -2,7 +2,7 @@
 // members below their own rank; only owners rename the organization or change its plan.
 // A person in several organizations switches between them with a token for each.
 import { AppError, notFound, validationFailed } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { TokenService } from '../auth/token-service.js';
 import type { Role } from './membership.entity.js';
 import { ROLE_RANK, type OrganizationAccess } from './organization-access.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MembershipEntity, type Role } from './membership.entity.js';
+import type { Role } from './membership.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 
 /** A standing permission to read an organization: a user's membership, maybe through an API key. */
@@ -22,8 +22,9 @@ export interface OrganizationsRepository {
 export function createOrganizationsRepository(em: () => EntityManager): OrganizationsRepository {
   return {
     async roleOf(userId, organizationId) {
-      const membership = await em().findOne(MembershipEntity, { userId, organizationId });
-      return membership?.role ?? null;
+      // By hand: asked on most requests, where the ORM's hydration costs more than the query.
+      const [row] = await em().execute<{ role: Role }[]>('select role from memberships where user_id = ? and organization_id = ?', [userId, organizationId]);
+      return row?.role ?? null;
     },
     async findIdBySlug(slug) {
       const org = await em().findOne(OrganizationEntity, { slug }, { fields: ['id'] });

@@ -1,10 +1,10 @@
-// Persistence of services. The plan cap is enforced under a row lock on the organization,
-// so concurrent creates cannot overshoot it.
+// Persistence of services. A plan's cap is enforced under a row lock on the organization, so
+// concurrent creates cannot overshoot it. Rows are read by hand, not hydrated by the ORM.
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { AppError } from '../../errors.js';
+import type { PooledQuery } from '../../db/pooled-query.js';
+import { AppError, notFound } from '../../errors.js';
 import type { Role } from '../organizations/membership.entity.js';
-import { OrganizationEntity } from '../organizations/organization.entity.js';
-import { planLimits } from '../organizations/plans.js';
+import { PLANS, planLimits } from '../organizations/plans.js';
 import { ServiceEntity, type ServiceRecord } from './service.entity.js';
 import type { ServiceSort } from './services.schema.js';
 import type { CheckType } from '../../../../shared/src/check-types.js';
@@ -51,38 +51,40 @@ export interface ServicesRepository {
   findById(serviceId: string): Promise<ServiceRecord | null>;
 }
 
-export function createServicesRepository(em: () => EntityManager): ServicesRepository {
+export function createServicesRepository(em: () => EntityManager, query: PooledQuery): ServicesRepository {
   return {
     async insertWithinPlan(service) {
+      // An uncapped organization takes one statement and no lock: the cap's row lock would
+      // serialize every create of the organization for nothing.
+      const [uncapped] = await em().execute<Record<string, unknown>[]>(
+        `${INSERT} select ${VALUES} from organizations o where o.id = ? and o.plan in (select jsonb_array_elements_text(?::jsonb)) returning *`,
+        [...valuesOf(service), service.organizationId, JSON.stringify(UNCAPPED_PLANS)],
+      );
+      if (uncapped) return toServiceRecord(uncapped);
       return em().transactional(async (tx) => {
-        const org = await tx.findOneOrFail(OrganizationEntity, service.organizationId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const [org] = await tx.execute<{ plan: string }[]>('select plan from organizations where id = ? for update', [service.organizationId]);
+        if (!org) throw notFound('organization');
         const { maxServices } = planLimits(org.plan);
         if (maxServices !== null) {
-          const count = await tx.count(ServiceEntity, { organizationId: service.organizationId });
-          if (count >= maxServices) {
+          const [counted] = await tx.execute<{ count: number }[]>('select count(*)::int as count from services where organization_id = ?', [service.organizationId]);
+          if (counted!.count >= maxServices) {
             throw new AppError(
               'PLAN_LIMIT_REACHED',
               `the ${org.plan} plan allows at most ${maxServices} services; delete one or upgrade the plan`,
             );
           }
         }
-        const record = tx.create(ServiceEntity, { ...service, status: null, lastCheckedAt: null, lastResponseTimeMs: null, configVersion: 1 });
-        await tx.flush();
-        return record;
+        const [row] = await tx.execute<Record<string, unknown>[]>(`${INSERT} values (${VALUES}) returning *`, valuesOf(service));
+        return toServiceRecord(row!);
       });
     },
 
     async findForUser(serviceId, userId) {
-      const rows = await em()
-        .getConnection()
-        .execute<{ role: Role }[]>(
-          'select m.role from services s join memberships m on m.organization_id = s.organization_id and m.user_id = ? where s.id = ?',
-          [userId, serviceId],
-        );
-      const role = rows[0]?.role;
-      if (!role) return null;
-      const service = await em().findOne(ServiceEntity, serviceId);
-      return service && { service, role };
+      // One statement for the row and the access check: the hot read of GET /services/{id}.
+      const [row] = await query('select s.*, m.role from services s join memberships m on m.organization_id = s.organization_id and m.user_id = $1 where s.id = $2', [
+        userId, serviceId,
+      ]);
+      return row ? { service: toServiceRecord(row), role: row.role as Role } : null;
     },
 
     async list(organizationId, filters, page) {
@@ -112,13 +114,27 @@ export function createServicesRepository(em: () => EntityManager): ServicesRepos
     },
 
     async listForLocation(location) {
-      return em().find(ServiceEntity, { locations: { $contains: [location] } }, { orderBy: { createdAt: 'asc' } });
+      const rows = await em().execute<Record<string, unknown>[]>('select * from services where locations @> ?::jsonb order by created_at, id', [JSON.stringify([location])]);
+      return rows.map(toServiceRecord);
     },
 
     async findById(serviceId) {
-      return em().findOne(ServiceEntity, serviceId);
+      const [row] = await em().execute<Record<string, unknown>[]>('select * from services where id = ?', [serviceId]);
+      return row ? toServiceRecord(row) : null;
     },
   };
+}
+
+const INSERT =
+  'insert into services (id, organization_id, name, description, environment, endpoint, check_type, check_interval_seconds, timeout_seconds, tags, locations, options)';
+const VALUES = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb';
+const UNCAPPED_PLANS = Object.entries(PLANS).filter(([, plan]) => plan.maxServices === null).map(([name]) => name);
+
+function valuesOf(s: NewService): unknown[] {
+  return [
+    s.id, s.organizationId, s.name, s.description, s.environment, s.endpoint, s.checkType, s.checkIntervalSeconds, s.timeoutSeconds,
+    JSON.stringify(s.tags), JSON.stringify(s.locations), JSON.stringify(s.options),
+  ];
 }
 
 /**

@@ -7,7 +7,7 @@ import { endpointProblem } from '../../../../shared/src/endpoints.js';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { notFound, validationFailed } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { ServiceRecord } from './service.entity.js';
 import type { LocationStatus, ServiceOverviewRepository, ServicesSummary } from './service-overview.repository.js';

@@ -7,7 +7,7 @@ import type { CheckType } from '../../../../shared/src/check-types.js';
 import { daysRemaining } from '../../../../shared/src/days-remaining.js';
 import type { Clock } from '../../clock.js';
 import { notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { ServiceRecord } from '../services/service.entity.js';
 import type { ServicesRepository } from '../services/services.repository.js';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { notFound } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { ServiceStatus } from '../../../../shared/src/status.js';
 import type { CheckHistoryRepository, DailyCounts } from '../checks/check-history.repository.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';

@@ -2,7 +2,7 @@
 // A rule's or an escalation step's team_ids send each member an e-mail.
 import { randomUUID } from 'node:crypto';
 import { notFound, validationFailed } from '../../errors.js';
-import type { Actor } from '../../http/authenticate.js';
+import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { CreateTeamInput, UpdateTeamInput } from './teams.schema.js';
 import type { Team, TeamsRepository } from './teams.repository.js';
