@@ -167,6 +167,7 @@ export function createAgent(options: AgentOptions): Agent {
           publisher.flush();
         }
         publisher.stop();
+        spool.close();
         clearInterval(heartbeat);
         connection.stop();
       })();
