@@ -26,6 +26,8 @@ export interface AgentOptions {
   batchMaxResults?: number;
   batchMaxDelayMs?: number;
   maxConcurrentChecks?: number;
+  /** Spreads the first snapshot's runs over at most this long (the scheduler's default otherwise). */
+  snapshotSpreadMs?: number;
   spoolMaxBytes?: number;
   /** Called when the control plane refuses the agent for good (e.g. a bad token). */
   onFatal?: (reason: string) => void;
@@ -37,6 +39,8 @@ export interface AgentStatus {
   agentId: string;
   connected: boolean;
   assignments: number;
+  /** Scheduled runs skipped because the agent could not keep up (the queue for a place was full). */
+  skippedRuns: number;
   spool: SpoolStats;
   /** Why the control plane refused this agent for good; the agent no longer runs checks. */
   fatal?: string;
@@ -107,6 +111,7 @@ export function createAgent(options: AgentOptions): Agent {
     registry: options.registry,
     logger,
     maxConcurrentChecks: options.maxConcurrentChecks,
+    snapshotSpreadMs: options.snapshotSpreadMs,
     onResult: (run: CompletedRun) => {
       options.onCheck?.(run.result.ok, run.latenessMs);
       publisher.publish({
@@ -162,12 +167,13 @@ export function createAgent(options: AgentOptions): Agent {
           publisher.flush();
         }
         publisher.stop();
+        spool.close();
         clearInterval(heartbeat);
         connection.stop();
       })();
       return stopping;
     },
-    status: () => ({ agentId, connected: connection.isConnected(), assignments: scheduler.size(), spool: spool.stats(), ...(fatal ? { fatal } : {}) }),
+    status: () => ({ agentId, connected: connection.isConnected(), assignments: scheduler.size(), skippedRuns: scheduler.skippedRuns(), spool: spool.stats(), ...(fatal ? { fatal } : {}) }),
   };
 }
 

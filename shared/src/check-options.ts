@@ -24,7 +24,7 @@ const credentials = {
   password: text(1024).optional(),
 };
 
-const schemas: Record<CheckFamily, z.ZodType<Record<string, unknown>>> = {
+const schemas = {
   HTTP: z.strictObject({
     ...common,
     method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).optional(),
@@ -62,7 +62,10 @@ const schemas: Record<CheckFamily, z.ZodType<Record<string, unknown>>> = {
   GRPC: z.strictObject({ ...common, tls: z.boolean().optional(), verify_tls: z.boolean().optional(), service: text(256).optional() }),
   // Set by /ssl-certificates, which validates the PEM; when present it is the only trust root.
   TLS_CERTIFICATE: z.strictObject({ ...common, warn_days: z.number().int().min(1).max(365).optional(), ca_certificate: text(65_536).min(1).optional() }),
-};
+} satisfies Record<CheckFamily, z.ZodType<Record<string, unknown>>>;
+
+/** The options of one check family as its schema produces them (what its prober reads). */
+export type CheckOptions<F extends CheckFamily = CheckFamily> = z.infer<(typeof schemas)[F]>;
 
 function isResolverAddress(value: string): boolean {
   if (isIP(value.replace(/^\[(.*)\]$/, '$1'))) return true;

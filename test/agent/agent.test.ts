@@ -46,6 +46,7 @@ describe('agent', function () {
       registry: createProberRegistry([prober]),
       logger: pino({ level: 'silent' }),
       batchMaxDelayMs: 20,
+      snapshotSpreadMs: 100,
       ...options,
     });
     agents.push(agent);

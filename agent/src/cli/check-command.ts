@@ -6,6 +6,7 @@ import { endpointProblem } from '../../../shared/src/endpoints.js';
 import { defaultProbers } from '../probers/index.js';
 import type { DetailValue } from '../probers/prober.js';
 import { createProberRegistry } from '../probers/registry.js';
+import { UsageError } from './usage-error.js';
 
 export interface CheckFlags {
   type: string;
@@ -14,8 +15,6 @@ export interface CheckFlags {
   option: string[];
   json?: boolean;
 }
-
-export class UsageError extends Error {}
 
 export async function runCheck(flags: CheckFlags, print: (line: string) => void): Promise<number> {
   const checkType = normaliseCheckType(flags.type);

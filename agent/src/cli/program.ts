@@ -2,9 +2,10 @@ import { Command, Option } from 'commander';
 import { AgentConfigError } from '../config.js';
 import { AGENT_VERSION } from '../version.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
-import { runCheck, UsageError } from './check-command.js';
-import { install, uninstall } from './install-command.js';
-import { runAgent } from './run-command.js';
+import { UsageError } from './usage-error.js';
+
+// Each command's module is loaded when that command runs: `run` never loads what `check` or
+// `install` need, which keeps the long-running agent's memory down.
 
 /** Runs the CLI; resolves with the process exit code. */
 export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
@@ -28,6 +29,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .option('--insecure', 'plaintext even to a non-loopback control plane (OUTPOST_INSECURE)')
     .option('--status-addr <host:port>', 'serve /healthz and Prometheus /metrics here (OUTPOST_STATUS_ADDR)')
     .action(async (flags) => {
+      const { runAgent } = await import('./run-command.js');
       exitCode = await runAgent(flags, env);
     });
 
@@ -42,10 +44,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .option('--ca <file>', 'CA certificate to trust for the control plane')
     .option('--root <dir>', 'install under this folder instead of / (packaging, tests)', '/')
     .option('--dry-run', 'print what would be written and run, change nothing')
-    .action((flags) => {
+    .action(async (flags) => {
       const location = String(flags.location);
       if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/i.test(location)) throw new UsageError('--location must be 1-63 letters, digits, dots, dashes or underscores');
       if (!parseHostPort(String(flags.server))) throw new UsageError('--server must be HOST:PORT');
+      const { install } = await import('./install-command.js');
       exitCode = install(flags, (line) => process.stdout.write(`${line}\n`));
     });
 
@@ -55,7 +58,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .option('--data-dir <dir>', 'data directory', '/var/lib/outpost-agent')
     .option('--root <dir>', 'the folder it was installed under', '/')
     .option('--purge', 'also delete the data directory (undelivered results included)')
-    .action((flags) => {
+    .action(async (flags) => {
+      const { uninstall } = await import('./install-command.js');
       exitCode = uninstall(flags, (line) => process.stdout.write(`${line}\n`));
     });
 
@@ -68,6 +72,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .addOption(new Option('--option <key=value...>', 'a check option, e.g. --option method=HEAD').default([]))
     .option('--json', 'print the result as one JSON line')
     .action(async (flags) => {
+      const { runCheck } = await import('./check-command.js');
       exitCode = await runCheck(flags, (line) => process.stdout.write(`${line}\n`));
     });
 

@@ -3,8 +3,8 @@ import { pino } from 'pino';
 import { createAgent } from '../agent.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { channelCredentials } from '../control/credentials.js';
-import { createAgentMetrics, type AgentMetrics } from '../status/agent-metrics.js';
-import { startStatusServer, type StatusServer } from '../status/status-server.js';
+import type { AgentMetrics } from '../status/agent-metrics.js';
+import type { StatusServer } from '../status/status-server.js';
 import { loadRunConfig, type RunFlags } from '../config.js';
 import { defaultProbers } from '../probers/index.js';
 import { createProberRegistry } from '../probers/registry.js';
@@ -38,6 +38,8 @@ export async function runAgent(flags: RunFlags, env: Record<string, string | und
   let statusServer: StatusServer | undefined;
   if (config.statusAddr) {
     const { host, port } = parseHostPort(config.statusAddr)!;
+    // prom-client and the HTTP server only for an agent that serves them (about 10 MB).
+    const [{ createAgentMetrics }, { startStatusServer }] = await Promise.all([import('../status/agent-metrics.js'), import('../status/status-server.js')]);
     metrics = createAgentMetrics(agent.status);
     statusServer = await startStatusServer(host, port, agent.status, metrics);
     logger.info({ statusAddr: config.statusAddr }, 'serving /healthz and /metrics');

@@ -6,17 +6,11 @@ import { isIP } from 'node:net';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import type { Prober, ProbeResult } from './prober.js';
 
-interface DnsOptions {
-  dns_record_type?: string;
-  resolver?: string;
-  expected_answer?: string;
-}
-
-export function dnsProber(): Prober {
+export function dnsProber(): Prober<'DNS'> {
   return {
     family: 'DNS',
     async probe(target, signal): Promise<ProbeResult> {
-      const o = target.options as DnsOptions;
+      const o = target.options;
       const type = o.dns_record_type ?? 'A';
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);

@@ -11,17 +11,11 @@ import type { Prober, ProbeResult } from './prober.js';
 const UNIMPLEMENTED = 12;
 const GRPC_CODES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
 
-interface GrpcOptions {
-  tls?: boolean;
-  verify_tls?: boolean;
-  service?: string;
-}
-
-export function grpcProber(): Prober {
+export function grpcProber(): Prober<'GRPC'> {
   return {
     family: 'GRPC',
     probe(target, signal) {
-      const o = target.options as GrpcOptions;
+      const o = target.options;
       const address = parseHostPort(target.endpoint);
       if (!address) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });
       const started = performance.now();

@@ -7,27 +7,16 @@ import type { Prober, ProbeResult } from './prober.js';
 const MAX_REDIRECTS = 10;
 const MAX_BODY_BYTES = 1024 * 1024;
 
-interface HttpOptions {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  expected_status?: (number | string)[];
-  keyword?: string;
-  keyword_inverted?: boolean;
-  follow_redirects?: boolean;
-  verify_tls?: boolean;
-}
-
 interface MethodAndBody {
   method: string;
   body?: string;
 }
 
-export function httpProber(): Prober {
+export function httpProber(): Prober<'HTTP'> {
   return {
     family: 'HTTP',
     async probe(target, signal) {
-      const o = target.options as HttpOptions;
+      const o = target.options;
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       let url: URL;

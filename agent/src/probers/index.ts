@@ -1,37 +1,39 @@
-import { dnsProber } from './dns.js';
-import { ftpProber } from './ftp.js';
-import { grpcProber } from './grpc.js';
-import { httpProber } from './http.js';
-import { icmpProber } from './icmp.js';
-import { imapProber } from './imap.js';
-import { mongodbProber } from './mongodb.js';
-import { mysqlProber } from './mysql.js';
-import { postgresProber } from './postgres.js';
+// Every prober this agent ships, one per protocol family. Each is loaded on its first probe:
+// an agent that checks only HTTP never loads the database drivers, ssh2 or ws (tens of MB).
+import type { CheckFamily } from '../../../shared/src/check-types.js';
 import type { Prober } from './prober.js';
-import { redisProber } from './redis.js';
-import { smtpProber } from './smtp.js';
-import { sshProber } from './ssh.js';
-import { tcpProber } from './tcp.js';
-import { tlsCertificateProber } from './tls-certificate.js';
-import { websocketProber } from './websocket.js';
 
-/** Every prober this agent version ships, one per protocol family. */
+const loaders: Record<CheckFamily, () => Promise<Prober>> = {
+  HTTP: () => import('./http.js').then((m) => m.httpProber()),
+  TCP: () => import('./tcp.js').then((m) => m.tcpProber()),
+  ICMP: () => import('./icmp.js').then((m) => m.icmpProber()),
+  DNS: () => import('./dns.js').then((m) => m.dnsProber()),
+  WEBSOCKET: () => import('./websocket.js').then((m) => m.websocketProber()),
+  SMTP: () => import('./smtp.js').then((m) => m.smtpProber()),
+  IMAP: () => import('./imap.js').then((m) => m.imapProber()),
+  FTP: () => import('./ftp.js').then((m) => m.ftpProber()),
+  SSH: () => import('./ssh.js').then((m) => m.sshProber()),
+  REDIS: () => import('./redis.js').then((m) => m.redisProber()),
+  MYSQL: () => import('./mysql.js').then((m) => m.mysqlProber()),
+  MONGODB: () => import('./mongodb.js').then((m) => m.mongodbProber()),
+  POSTGRES: () => import('./postgres.js').then((m) => m.postgresProber()),
+  GRPC: () => import('./grpc.js').then((m) => m.grpcProber()),
+  TLS_CERTIFICATE: () => import('./tls-certificate.js').then((m) => m.tlsCertificateProber()),
+};
+
 export function defaultProbers(): Prober[] {
-  return [
-    httpProber(),
-    tcpProber(),
-    icmpProber(),
-    dnsProber(),
-    websocketProber(),
-    smtpProber(),
-    imapProber(),
-    ftpProber(),
-    sshProber(),
-    redisProber(),
-    mysqlProber(),
-    mongodbProber(),
-    postgresProber(),
-    grpcProber(),
-    tlsCertificateProber(),
-  ];
+  return Object.entries(loaders).map(([family, load]) => lazyProber(family as CheckFamily, load));
+}
+
+/** Stands in for a prober until its first probe, which loads it; later probes go straight to it. */
+function lazyProber(family: CheckFamily, load: () => Promise<Prober>): Prober {
+  let loaded: Prober | undefined;
+  let loading: Promise<Prober> | undefined;
+  return {
+    family,
+    probe(target, signal) {
+      if (loaded) return loaded.probe(target, signal);
+      return (loading ??= load()).then((prober) => (loaded = prober).probe(target, signal));
+    },
+  };
 }

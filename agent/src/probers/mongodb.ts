@@ -5,17 +5,11 @@ import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeResult } from './prober.js';
 
-interface MongoOptions {
-  username?: string;
-  password?: string;
-  database?: string;
-}
-
-export function mongodbProber(): Prober {
+export function mongodbProber(): Prober<'MONGODB'> {
   return {
     family: 'MONGODB',
     async probe(target, signal): Promise<ProbeResult> {
-      const o = target.options as MongoOptions;
+      const o = target.options;
       const address = parseHostPort(target.endpoint);
       if (!address) return { ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} };
       const started = performance.now();

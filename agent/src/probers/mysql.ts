@@ -13,17 +13,11 @@ import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
 const PROTOCOL_10 = 10;
 const ERROR_PACKET = 0xff;
 
-interface MysqlOptions {
-  username?: string;
-  password?: string;
-  database?: string;
-}
-
-export function mysqlProber(): Prober {
+export function mysqlProber(): Prober<'MYSQL'> {
   return {
     family: 'MYSQL',
     async probe(target, signal): Promise<ProbeResult> {
-      const o = target.options as MysqlOptions;
+      const o = target.options;
       const withCredentials = o.username !== undefined || o.password !== undefined;
       const address = parseHostPort(target.endpoint);
       if (!address) return { ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} };

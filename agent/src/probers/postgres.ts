@@ -2,6 +2,7 @@
 // answer of the protocol (an authentication request, or an error such as "no such role")
 // proves PostgreSQL is speaking. With credentials it logs in and runs SELECT 1 instead.
 import pg from 'pg';
+import type { CheckOptions } from '../../../shared/src/check-options.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { converse, type Verdict } from './conversation.js';
 import { describeNetworkError } from './network-errors.js';
@@ -13,23 +14,17 @@ const PROTOCOL_3 = 196608;
 /** The role named in the startup of a check without credentials. */
 const PROBE_USER = 'outpost';
 
-interface PostgresOptions {
-  username?: string;
-  password?: string;
-  database?: string;
-}
-
-export function postgresProber(): Prober {
+export function postgresProber(): Prober<'POSTGRES'> {
   return {
     family: 'POSTGRES',
     probe: (target, signal) => {
-      const o = target.options as PostgresOptions;
+      const o = target.options;
       return o.username !== undefined || o.password !== undefined ? login(target, o, signal) : converse(target, signal, (s) => handshake(s, o));
     },
   };
 }
 
-async function handshake(s: SocketSession, o: PostgresOptions): Promise<Verdict> {
+async function handshake(s: SocketSession, o: CheckOptions<'POSTGRES'>): Promise<Verdict> {
   const sslRequest = Buffer.alloc(8);
   sslRequest.writeInt32BE(8, 0);
   sslRequest.writeInt32BE(SSL_REQUEST_CODE, 4);
@@ -51,7 +46,7 @@ async function handshake(s: SocketSession, o: PostgresOptions): Promise<Verdict>
   return { ok: true, message: `PostgreSQL answered: ${errorMessage(body)}`, details };
 }
 
-async function login(target: ProbeTarget, o: PostgresOptions, signal: AbortSignal): Promise<ProbeResult> {
+async function login(target: ProbeTarget, o: CheckOptions<'POSTGRES'>, signal: AbortSignal): Promise<ProbeResult> {
   const address = parseHostPort(target.endpoint);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);

@@ -1,14 +1,15 @@
 // The one interface every protocol prober implements (STYLE.md rule 10). A failed probe is
 // data, never an exception: probe() resolves with ok=false and a short human message.
+import type { CheckOptions } from '../../../shared/src/check-options.js';
 import type { CheckFamily, CheckType } from '../../../shared/src/check-types.js';
 
-export interface ProbeTarget {
+export interface ProbeTarget<F extends CheckFamily = CheckFamily> {
   checkType: CheckType;
   endpoint: string;
   /** Hard limit for the whole check, DNS included. */
   timeoutMs: number;
-  /** Per-type options, already validated by the control plane. */
-  options: Record<string, unknown>;
+  /** The options of the check's family, already validated by the control plane. */
+  options: CheckOptions<F>;
 }
 
 export type DetailValue = string | number | boolean | null | DetailValue[] | { [key: string]: DetailValue };
@@ -26,8 +27,8 @@ export interface ProbeResult {
   details: ProbeDetails;
 }
 
-export interface Prober {
-  readonly family: CheckFamily;
+export interface Prober<F extends CheckFamily = CheckFamily> {
+  readonly family: F;
   /** Resolves (never rejects) before or when `signal` aborts at the check's timeout. */
-  probe(target: ProbeTarget, signal: AbortSignal): Promise<ProbeResult>;
+  probe(target: ProbeTarget<F>, signal: AbortSignal): Promise<ProbeResult>;
 }

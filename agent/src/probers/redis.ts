@@ -7,12 +7,12 @@ function command(...args: string[]): string {
   return `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`;
 }
 
-export function redisProber(): Prober {
+export function redisProber(): Prober<'REDIS'> {
   return {
     family: 'REDIS',
     probe: (target, signal) =>
       converse(target, signal, async (s) => {
-        const { username, password } = target.options as { username?: string; password?: string };
+        const { username, password } = target.options;
         if (password !== undefined) {
           s.write(username ? command('AUTH', username, password) : command('AUTH', password));
           const auth = await s.readLine();

@@ -27,29 +27,27 @@ export function createProberRegistry(probers: readonly Prober[]): ProberRegistry
   };
 }
 
-async function runWithDeadline(prober: Prober, target: ProbeTarget): Promise<ProbeResult> {
+// One timer per check: on success it is cleared and the signal never aborts (aborting costs an
+// error with a stack, and every prober already releases what it holds when it resolves).
+function runWithDeadline(prober: Prober, target: ProbeTarget): Promise<ProbeResult> {
   const started = performance.now();
   const controller = new AbortController();
-  const abortTimer = setTimeout(() => controller.abort(), target.timeoutMs);
-  let hardTimer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<ProbeResult>((resolve) => {
-    hardTimer = setTimeout(
-      () => resolve(failed(target.timeoutMs, `timed out after ${target.timeoutMs} ms`)),
-      target.timeoutMs + ABORT_GRACE_MS,
+  return new Promise<ProbeResult>((resolve) => {
+    let settled = false;
+    const settle = (result: ProbeResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    let timer = setTimeout(() => {
+      controller.abort();
+      timer = setTimeout(() => settle(failed(target.timeoutMs, `timed out after ${target.timeoutMs} ms`)), ABORT_GRACE_MS);
+    }, target.timeoutMs);
+    prober.probe(target, controller.signal).then(settle, (err: unknown) =>
+      settle(failed(performance.now() - started, `prober error: ${err instanceof Error ? err.message : String(err)}`)),
     );
   });
-  try {
-    return await Promise.race([
-      prober.probe(target, controller.signal).catch((err: unknown) =>
-        failed(performance.now() - started, `prober error: ${err instanceof Error ? err.message : String(err)}`),
-      ),
-      deadline,
-    ]);
-  } finally {
-    clearTimeout(abortTimer);
-    clearTimeout(hardTimer);
-    controller.abort();
-  }
 }
 
 function failed(responseTimeMs: number, message: string): ProbeResult {

@@ -2,7 +2,7 @@
 import { converse, type Verdict } from './conversation.js';
 import type { Prober } from './prober.js';
 
-export function smtpProber(): Prober {
+export function smtpProber(): Prober<'SMTP'> {
   return {
     family: 'SMTP',
     probe: (target, signal) =>
@@ -11,7 +11,7 @@ export function smtpProber(): Prober {
         const bannerMs = s.elapsed();
         const banner = greeting.lines[0] ?? '';
         if (greeting.code !== 220) return { ok: false, message: `SMTP greeting ${banner.slice(0, 120)}`, details: { banner_ms: bannerMs, reply_code: greeting.code } };
-        s.write(`EHLO ${String(target.options.ehlo_name ?? 'outpost-agent.local')}\r\n`);
+        s.write(`EHLO ${target.options.ehlo_name ?? 'outpost-agent.local'}\r\n`);
         const ehlo = await s.readReply('SMTP');
         s.write('QUIT\r\n');
         const extensions = ehlo.lines.slice(1).map((l) => l.slice(4).split(' ')[0] ?? '').filter(Boolean);

@@ -11,17 +11,11 @@ import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
 /** RFC 4253 lets a server send text lines before its identification; this much is read for it. */
 const MAX_PRE_BANNER_BYTES = 8192;
 
-interface SshOptions {
-  username?: string;
-  password?: string;
-  private_key?: string;
-}
-
-export function sshProber(): Prober {
+export function sshProber(): Prober<'SSH'> {
   return {
     family: 'SSH',
     probe(target, signal) {
-      const o = target.options as SshOptions;
+      const o = target.options;
       const withCredentials = o.password !== undefined || o.private_key !== undefined;
       const address = parseHostPort(target.endpoint);
       if (!address) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });

@@ -9,19 +9,13 @@ import { describeNetworkError } from './network-errors.js';
 import { certificateFacts, type CertificateFacts } from './peer-certificate.js';
 import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
 
-interface TlsCertificateOptions {
-  warn_days?: number;
-  /** PEM bundle: when set, the only trust roots (an internal CA), else the system's. */
-  ca_certificate?: string;
-}
-
-export function tlsCertificateProber(): Prober {
+export function tlsCertificateProber(): Prober<'TLS_CERTIFICATE'> {
   return {
     family: 'TLS_CERTIFICATE',
     probe(target, signal) {
       const address = parseHostPort(target.endpoint);
       if (!address) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });
-      const options = target.options as TlsCertificateOptions;
+      const options = target.options;
       const warnDays = options.warn_days ?? DEFAULT_CERTIFICATE_WARN_DAYS;
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);

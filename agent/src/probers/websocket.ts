@@ -6,16 +6,11 @@ import type { Prober, ProbeResult } from './prober.js';
 
 const CLOSE_WAIT_MS = 1_000;
 
-interface WebSocketOptions {
-  headers?: Record<string, string>;
-  verify_tls?: boolean;
-}
-
-export function websocketProber(): Prober {
+export function websocketProber(): Prober<'WEBSOCKET'> {
   return {
     family: 'WEBSOCKET',
     probe(target, signal) {
-      const o = target.options as WebSocketOptions;
+      const o = target.options;
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       return new Promise<ProbeResult>((resolve) => {

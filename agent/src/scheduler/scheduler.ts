@@ -1,5 +1,8 @@
 // Runs each assigned service: at once when it is new or changed, then on its slot every
-// interval. A service never has two runs at once; a run-now during a run is queued once.
+// interval. A fresh scheduler's snapshot is spread out instead of fired at once: each service
+// first runs on its slot, within at most `snapshotSpreadMs` (an hour-long interval must not
+// leave a restarted agent silent for an hour). A service never has two runs at once; a run-now during a run is queued once.
+// A run that finds the concurrency queue full is skipped and counted, not queued without bound.
 import type { Logger } from 'pino';
 import type { Assignment } from '../../../shared/src/assignment.js';
 import { normaliseCheckType } from '../../../shared/src/check-types.js';
@@ -27,12 +30,18 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Probes running at once over all services, so a big snapshot does not open every socket together. */
   maxConcurrentChecks?: number;
+  /** Runs waiting for a free place at most; a run beyond them is skipped (and counted). */
+  maxQueuedChecks?: number;
+  /** The window a fresh scheduler's snapshot is spread over, when shorter than the interval. */
+  snapshotSpreadMs?: number;
   /** How long stop() waits for running probes. */
   stopWaitMs?: number;
 }
 
 interface Entry {
   assignment: Assignment;
+  /** Where the service's runs fall within its interval, computed once per assignment. */
+  offsetMs: number;
   timer?: NodeJS.Timeout;
   /** When the next scheduled run should start. */
   plannedAt?: number;
@@ -52,28 +61,41 @@ export interface Scheduler {
   remove(serviceId: string, version: number): void;
   runNow(serviceId: string): void;
   size(): number;
+  /** Scheduled runs skipped because the queue for a free concurrency place was full. */
+  skippedRuns(): number;
   /** Cancels every timer and waits (bounded) for the probes still running. */
   stop(): Promise<void>;
 }
 
-export function createScheduler({ registry, onResult, logger, maxConcurrentChecks = 256, stopWaitMs = 5_000 }: SchedulerOptions): Scheduler {
+export function createScheduler({ registry, onResult, logger, maxConcurrentChecks = 256, maxQueuedChecks = maxConcurrentChecks * 4, snapshotSpreadMs = 10_000, stopWaitMs = 5_000 }: SchedulerOptions): Scheduler {
   const entries = new Map<string, Entry>();
-  const limiter = new Semaphore(maxConcurrentChecks);
+  const limiter = new Semaphore(maxConcurrentChecks, maxQueuedChecks);
   const running = new Set<Promise<void>>();
   let removedWhileRunning = 0;
+  let skipped = 0;
   let stopped = false;
 
   const intervalMs = (a: Assignment) => a.intervalSeconds * 1000;
   const isCurrent = (entry: Entry) => !stopped && !entry.removed && entries.get(entry.assignment.serviceId) === entry;
 
+  const newEntry = (assignment: Assignment): Entry => ({ assignment, offsetMs: offsetMs(assignment.serviceId, intervalMs(assignment)), running: false, removed: false, runAgain: false });
+
   function scheduleNext(entry: Entry, lastStart: number): void {
+    // At least half an interval after the last start, then on the service's own slot.
+    scheduleAt(entry, nextSlot(lastStart + intervalMs(entry.assignment) / 2, intervalMs(entry.assignment), entry.offsetMs));
+  }
+
+  function scheduleAt(entry: Entry, at: number): void {
     clearTimeout(entry.timer);
     if (!isCurrent(entry)) return;
-    const a = entry.assignment;
-    // At least half an interval after the last start, then on the service's own slot.
-    const at = nextSlot(lastStart + intervalMs(a) / 2, intervalMs(a), offsetMs(a.serviceId, intervalMs(a)));
     entry.plannedAt = at;
     entry.timer = setTimeout(() => start(entry, false), Math.max(0, at - Date.now()));
+  }
+
+  /** A new or changed service: planned for now, so its lateness is only the wait for a place. */
+  function runAtOnce(entry: Entry): void {
+    entry.plannedAt = Date.now();
+    start(entry, false);
   }
 
   function start(entry: Entry, adHoc: boolean): void {
@@ -88,15 +110,20 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     const assignment = entry.assignment;
     const plannedAt = adHoc ? undefined : (entry.plannedAt ?? Date.now());
     if (!adHoc) scheduleNext(entry, Date.now());
-    const run = limiter
-      .run(async () => {
-        // Waiting for a free slot may outlast the assignment: never probe with old settings.
-        if (!isCurrent(entry) || entry.assignment !== assignment) return;
-        const checkedAt = Date.now();
-        const result = await probe(assignment);
-        const latenessMs = plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt);
-        onResult({ assignment, result, checkedAt, adHoc, latenessMs });
-      })
+    const queued = limiter.tryRun(async () => {
+      // Waiting for a free slot may outlast the assignment: never probe with old settings.
+      if (!isCurrent(entry) || entry.assignment !== assignment) return;
+      const checkedAt = Date.now();
+      const result = await probe(assignment);
+      const latenessMs = plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt);
+      onResult({ assignment, result, checkedAt, adHoc, latenessMs });
+    });
+    if (!queued) {
+      skipped++;
+      entry.running = false;
+      return;
+    }
+    const run = queued
       .catch((err) => logger.error({ err, serviceId: assignment.serviceId }, 'publishing a result failed'))
       .finally(() => {
         running.delete(run);
@@ -114,7 +141,8 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       if (entries.get(entry.assignment.serviceId) === entry) entries.delete(entry.assignment.serviceId);
       return;
     }
-    if (again) start(entry, again === 'ad-hoc');
+    if (again === 'changed') runAtOnce(entry);
+    else if (again) start(entry, true);
   }
 
   function probe(a: Assignment): Promise<ProbeResult> {
@@ -128,9 +156,9 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   function upsert(assignment: Assignment): void {
     const held = entries.get(assignment.serviceId);
     if (!held) {
-      const entry: Entry = { assignment, running: false, removed: false, runAgain: false };
+      const entry = newEntry(assignment);
       entries.set(assignment.serviceId, entry);
-      start(entry, false);
+      runAtOnce(entry);
       return;
     }
     if (!held.removed && held.assignment.version >= assignment.version) return;
@@ -141,8 +169,9 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     // A changed check runs at once with its new settings, after the old run if one is going.
     clearTimeout(held.timer);
     held.assignment = assignment;
+    held.offsetMs = offsetMs(assignment.serviceId, intervalMs(assignment));
     if (held.running) held.runAgain = 'changed';
-    else start(held, false);
+    else runAtOnce(held);
   }
 
   function remove(serviceId: string, version: number): void {
@@ -158,8 +187,21 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     removedWhileRunning++;
   }
 
+  /** A fresh scheduler's snapshot: every service waits for its first slot, none runs at once. */
+  function spread(assignments: Assignment[]): void {
+    const now = Date.now();
+    for (const a of assignments) {
+      if (stopped || entries.has(a.serviceId)) continue;
+      const entry = newEntry(a);
+      entries.set(a.serviceId, entry);
+      const window = Math.min(intervalMs(a), snapshotSpreadMs);
+      scheduleAt(entry, nextSlot(now, window, entry.offsetMs % window));
+    }
+  }
+
   return {
     replaceAll(assignments) {
+      if (entries.size === 0) return spread(assignments);
       const keep = new Set(assignments.map((a) => a.serviceId));
       for (const [serviceId, entry] of entries) if (!keep.has(serviceId)) remove(serviceId, entry.assignment.version);
       for (const a of assignments) upsert(a);
@@ -171,6 +213,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       if (entry) start(entry, true);
     },
     size: () => entries.size - removedWhileRunning,
+    skippedRuns: () => skipped,
     async stop() {
       stopped = true;
       for (const entry of entries.values()) clearTimeout(entry.timer);

@@ -1,5 +1,5 @@
 // What the agent reports about itself, in Prometheus form: checks run and failed, schedule
-// lateness, spool depth and evictions, stream state, assignments held.
+// lateness, runs skipped for want of capacity, spool depth and evictions, stream state, assignments held.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AgentStatus } from '../agent.js';
 
@@ -21,6 +21,7 @@ export function createAgentMetrics(status: () => AgentStatus): AgentMetrics {
     new Gauge({ name, help, registers: [registry], collect() { this.set(read(status())); } });
   gauge('outpost_agent_connected', '1 while the stream to the control plane is up', (s) => (s.connected ? 1 : 0));
   gauge('outpost_agent_assignments', 'Services this agent checks', (s) => s.assignments);
+  gauge('outpost_agent_skipped_runs', 'Scheduled runs skipped because the agent could not keep up', (s) => s.skippedRuns);
   gauge('outpost_agent_spool_results', 'Results waiting on disk for an acknowledgement', (s) => s.spool.results);
   gauge('outpost_agent_spool_bytes', 'Bytes of the spool on disk', (s) => s.spool.bytes);
   gauge('outpost_agent_spool_evicted_results', 'Results dropped because the spool was full', (s) => s.spool.evictedResults);

@@ -16,7 +16,7 @@ export async function startStatusServer(host: string, port: number, status: () =
     if (req.url === '/healthz') {
       const s = status();
       res.writeHead(200, { 'content-type': 'application/json' });
-      return void res.end(JSON.stringify({ status: 'ok', agent_id: s.agentId, connected: s.connected, assignments: s.assignments, spool_results: s.spool.results }));
+      return void res.end(JSON.stringify({ status: 'ok', agent_id: s.agentId, connected: s.connected, assignments: s.assignments, skipped_runs: s.skippedRuns, spool_results: s.spool.results }));
     }
     if (req.url === '/metrics') {
       metrics.registry.metrics().then(

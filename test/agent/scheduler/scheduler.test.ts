@@ -40,13 +40,15 @@ describe('scheduler', () => {
   let prober: GatedProber;
   let runs: CompletedRun[];
   let scheduler: Scheduler;
-  const make = (options: { instant?: boolean; maxConcurrentChecks?: number; stopWaitMs?: number } = {}) => {
+  const make = (options: { instant?: boolean; maxConcurrentChecks?: number; maxQueuedChecks?: number; snapshotSpreadMs?: number; stopWaitMs?: number } = {}) => {
     prober = new GatedProber(options.instant);
     scheduler = createScheduler({
       registry: createProberRegistry([prober]),
       onResult: (r) => runs.push(r),
       logger: pino({ level: 'silent' }),
       maxConcurrentChecks: options.maxConcurrentChecks,
+      maxQueuedChecks: options.maxQueuedChecks,
+      snapshotSpreadMs: options.snapshotSpreadMs,
       stopWaitMs: options.stopWaitMs,
     });
     return scheduler;
@@ -185,7 +187,25 @@ describe('scheduler', () => {
   });
 
   describe('replaceAll', () => {
+    it('spreads a fresh scheduler\'s snapshot: each service first runs on its slot, none at once', async () => {
+      make({ instant: true, snapshotSpreadMs: 1_000 });
+      const ids = Array.from({ length: 20 }, (_, i) => `s${i}`);
+      const before = Date.now();
+      scheduler.replaceAll(ids.map((serviceId) => assignment({ serviceId })));
+      expect(prober.started, 'nothing fired at once').to.deep.equal([]);
+      await poll(() => runs.length === 20, { what: 'every first run', timeoutMs: 5_000 });
+      for (const run of runs) {
+        const slot = run.checkedAt - run.latenessMs!;
+        // A timer may fire a millisecond early (then lateness reads 0).
+        expect(slot - before, `${run.assignment.serviceId} within the spread window`).to.be.within(-2, 1_002);
+        const phase = (((slot - offsetMs(run.assignment.serviceId, 3_600_000)) % 1_000) + 1_000) % 1_000;
+        expect(Math.min(phase, 1_000 - phase), 'on its slot within the window').to.be.at.most(2);
+      }
+      expect(new Set(runs.map((r) => r.checkedAt - r.latenessMs!)).size, 'spread, not together').to.be.greaterThan(15);
+    });
+
     it('makes a snapshot everything held: new services run, missing ones stop, unchanged ones keep their schedule', async () => {
+      scheduler.upsert(assignment({ serviceId: 'a', endpoint: 'a:1' }));
       scheduler.replaceAll([assignment({ serviceId: 'a', endpoint: 'a:1' }), assignment({ serviceId: 'b', endpoint: 'b:1' })]);
       await poll(() => prober.started.length === 2, { what: 'both first runs' });
       prober.releaseAll();
@@ -197,8 +217,8 @@ describe('scheduler', () => {
     });
 
     it('runs no more probes at once than its concurrency cap', async () => {
-      make({ maxConcurrentChecks: 3 });
-      scheduler.replaceAll(Array.from({ length: 20 }, (_, i) => assignment({ serviceId: `s${i}`, endpoint: `h${i}:1` })));
+      make({ maxConcurrentChecks: 3, maxQueuedChecks: 20 });
+      for (let i = 0; i < 20; i++) scheduler.upsert(assignment({ serviceId: `s${i}`, endpoint: `h${i}:1` }));
       for (let round = 0; round < 20 && runs.length < 20; round++) {
         await poll(() => prober.active === Math.min(3, 20 - runs.length), { what: `a full window in round ${round}` });
         const done = runs.length + prober.active;
@@ -207,6 +227,34 @@ describe('scheduler', () => {
       }
       expect(runs).to.have.length(20);
       expect(prober.maxActive).to.equal(3);
+    });
+  });
+
+  describe('back-pressure', () => {
+    it('skips and counts a run that finds the queue for a free place full, and runs it once there is room', async () => {
+      make({ maxConcurrentChecks: 1, maxQueuedChecks: 1 });
+      for (const id of ['a', 'b', 'c']) scheduler.upsert(assignment({ serviceId: id, endpoint: `${id}:1` }));
+      expect(prober.started.map((t) => t.endpoint), 'one running, one waiting').to.deep.equal(['a:1']);
+      expect(scheduler.skippedRuns()).to.equal(1);
+      prober.releaseAll();
+      await poll(() => prober.started.length === 2, { what: 'the waiting run' });
+      prober.releaseAll();
+      await poll(() => runs.length === 2, { what: 'both results' });
+      expect(prober.started.map((t) => t.endpoint)).to.deep.equal(['a:1', 'b:1']);
+      scheduler.runNow('c');
+      await poll(() => prober.started.length === 3, { what: 'the skipped service, once there is room' });
+    });
+
+    it('measures lateness from the planned slot to the start after the wait for a place', async () => {
+      make({ maxConcurrentChecks: 1 });
+      scheduler.upsert(assignment({ serviceId: 'a', endpoint: 'a:1' }));
+      scheduler.upsert(assignment({ serviceId: 'b', endpoint: 'b:1' }));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      prober.releaseAll();
+      await poll(() => prober.started.length === 2, { what: 'the waiting run' });
+      prober.releaseAll();
+      await poll(() => runs.length === 2, { what: 'both results' });
+      expect(runs[1]!.latenessMs, 'b waited for a').to.be.at.least(50);
     });
   });
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { DiskSpool, type SpooledResult } from '../../../agent/src/spool/disk-spool.js';
+import { poll } from '../../support/poll.js';
 
 const silent = pino({ level: 'silent' });
 const result = (): SpooledResult => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, responseTimeMs: 5, message: 'ok', checkedAtMs: Date.now(), details: { connect_ms: 1 }, adHoc: false });
@@ -20,23 +21,35 @@ describe('disk spool', () => {
   const batchFiles = () => readdirSync(dir).filter((f) => f.startsWith('batch-')).sort();
 
   describe('append', () => {
-    it('writes each result to current.jsonl at once, as one JSON line', () => {
+    it('writes the results appended since the last flush to current.jsonl together, one JSON line each', () => {
       const spool = open();
+      const [a, b] = [result(), result()];
+      spool.append(a);
+      spool.append(b);
+      expect(spool.stats()).to.include({ batches: 0, results: 2 });
+      spool.flush();
+      expect(readFileSync(path.join(dir, 'current.jsonl'), 'utf8')).to.equal(`${JSON.stringify(a)}\n${JSON.stringify(b)}\n`);
+      spool.close();
+    });
+
+    it('flushes on its own within flushDelayMs', async () => {
+      const spool = DiskSpool.open(dir, { maxBytes: 1024 * 1024, logger: silent, flushDelayMs: 10 });
       const a = result();
       spool.append(a);
-      expect(readFileSync(path.join(dir, 'current.jsonl'), 'utf8')).to.equal(`${JSON.stringify(a)}\n`);
-      expect(spool.stats()).to.include({ batches: 0, results: 1 });
+      const current = path.join(dir, 'current.jsonl');
+      await poll(() => readFileSync(current, 'utf8') === `${JSON.stringify(a)}\n`, { what: 'the timed flush' });
+      spool.close();
     });
   });
 
   describe('seal', () => {
-    it('moves the pending results into batch-<seq>-<batchId>.jsonl and empties current.jsonl', () => {
+    it('moves the pending results into batch-<seq>-<batchId>.jsonl, written once', () => {
       const spool = open();
       spool.append(result());
       spool.append(result());
       const batch = spool.seal()!;
       expect(batchFiles()).to.deep.equal([`batch-000000000001-${batch.batchId}.jsonl`]);
-      expect(readFileSync(path.join(dir, 'current.jsonl'), 'utf8')).to.equal('');
+      expect(existsSync(path.join(dir, 'current.jsonl')), 'current.jsonl became the batch').to.equal(false);
       expect(batch.results).to.have.length(2);
       expect(spool.seal(), 'nothing left to seal').to.equal(null);
     });
@@ -50,6 +63,7 @@ describe('disk spool', () => {
       first.append(a);
       const batch = first.seal()!;
       first.append(b);
+      first.close();
       const reopened = open();
       expect(idsOf(reopened)).to.deep.equal([a.id, b.id]);
       expect(reopened.sealed()[0]!.batchId, 'a re-send reuses the batch id').to.equal(batch.batchId);
@@ -62,6 +76,7 @@ describe('disk spool', () => {
       const spool = open();
       const a = result();
       spool.append(a);
+      spool.close();
       appendFileSync(path.join(dir, 'current.jsonl'), '{"id":"half-writ');
       const reopened = open();
       expect(reopened.stats().results).to.equal(1);
@@ -81,6 +96,7 @@ describe('disk spool', () => {
       const spool = open();
       const a = result();
       spool.append(a);
+      spool.flush();
       const current = readFileSync(path.join(dir, 'current.jsonl'));
       spool.seal();
       writeFileSync(path.join(dir, 'current.jsonl'), current);
@@ -120,6 +136,7 @@ describe('disk spool', () => {
       for (let i = 0; i < 3; i++) spool.append(result());
       spool.seal();
       spool.append(result());
+      spool.close();
       const bytes = [...batchFiles().map((f) => path.join(dir, f)), path.join(dir, 'current.jsonl')].reduce((n, f) => n + readFileSync(f).length, 0);
       expect(spool.stats()).to.deep.equal({ batches: 1, results: 4, bytes, evictedResults: 0 });
     });

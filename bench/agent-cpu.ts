@@ -1,0 +1,111 @@
+// P1: the agent's CPU time per HTTP check and per TCP check, against (a) a bare Node loop
+// making the same connections on the same slots (bench/reference/bare-loop.ts) and (b)
+// prometheus-blackbox-exporter probing the same targets at the same rate (only the exporter's
+// CPU is counted; the benchmark drives it). Targets: an HTTP server and a TCP listener on
+// 127.0.0.1 in a process of their own. CPU: utime + stime from /proc/<pid>/stat over a window
+// after a warm-up, divided by the checks started in that window. Each subject runs alone.
+//
+//   node --import tsx bench/agent-cpu.ts [--full]
+import type { Assignment } from '../shared/src/gen/agent.js';
+import { startFakeControlPlane } from '../test/fixtures/fake-control-plane.js';
+import { startBlackbox } from './reference/blackbox.js';
+import { serviceId } from './reference/service-ids.js';
+import { buildAgent, cpuMs, sleep, startAgent, startScript } from './support/agent-under-test.js';
+import { fullSize, report } from './support/report.js';
+
+type Kind = 'http' | 'tcp';
+
+const RATE = fullSize ? 1_000 : 400; // checks per second
+const INTERVAL_MS = 5_000;
+const SERVICES = (RATE * INTERVAL_MS) / 1000;
+const WARMUP_MS = 4_000;
+const MEASURE_MS = fullSize ? 30_000 : 10_000;
+
+const built = buildAgent();
+const targets = await startScript<{ http: number; tcp: number }>('targets.ts', []);
+const endpoint = (kind: Kind) => (kind === 'http' ? `http://127.0.0.1:${targets.first.http}/` : `127.0.0.1:${targets.first.tcp}`);
+try {
+  for (const kind of ['http', 'tcp'] as const) {
+    const ours = await measureAgent(kind);
+    const bare = await measureBareLoop(kind);
+    const bbe = await measureBlackbox(kind);
+    const name = kind.toUpperCase();
+    const at = `${RATE} checks/s`;
+    const bareGoal = 1.05;
+    const bbeGoal = kind === 'http' ? 0.5 : 0.4;
+    report({ id: `P1-${kind}-bare`, what: `agent CPU per ${name} check at ${at}`, ours, unit: 'µs CPU/check', reference: { name: 'bare Node loop', value: bare }, goal: `≤ ${bareGoal}x`, met: ours <= bareGoal * bare });
+    report({ id: `P1-${kind}-bbe`, what: `agent CPU per ${name} check at ${at}`, ours, unit: 'µs CPU/check', reference: { name: 'blackbox_exporter', value: bbe }, goal: `≤ ${bbeGoal}x`, met: ours <= bbeGoal * bbe });
+  }
+} finally {
+  await targets.stop();
+  built.remove();
+}
+
+async function measureAgent(kind: Kind): Promise<number> {
+  const cp = await startFakeControlPlane({ heartbeatIntervalSeconds: 5 });
+  for (let i = 0; i < SERVICES; i++) {
+    const a: Assignment = { serviceId: serviceId(i), version: 1, checkType: kind.toUpperCase(), endpoint: endpoint(kind), intervalSeconds: INTERVAL_MS / 1000, timeoutSeconds: 5, options: {} };
+    cp.assignments.set(a.serviceId, a);
+  }
+  const agent = startAgent(built.cli, cp.address);
+  try {
+    while (cp.openStreams() === 0) await sleep(50);
+    const { cpu, windowStart, windowEnd } = await cpuOverWindow(agent.child.pid!);
+    await sleep(1_000);
+    const checks = [...cp.stored.values()].filter((r) => r.checkedAtMs >= windowStart && r.checkedAtMs < windowEnd);
+    const failed = checks.filter((r) => !r.ok).length;
+    if (failed > 0) throw new Error(`the agent failed ${failed} of its ${kind} checks: ${checks.find((r) => !r.ok)!.message}`);
+    return (cpu * 1000) / checks.length;
+  } finally {
+    await agent.stop();
+    await cp.stop();
+  }
+}
+
+async function measureBareLoop(kind: Kind): Promise<number> {
+  const port = kind === 'http' ? targets.first.http : targets.first.tcp;
+  const bare = await startScript<{ ready: true }>('bare-loop.ts', [kind, String(port), String(SERVICES), String(INTERVAL_MS), String(WARMUP_MS), String(MEASURE_MS)]);
+  try {
+    const { cpu } = await cpuOverWindow(bare.child.pid!);
+    const { checks } = JSON.parse((await bare.lines.next()).value as string) as { checks: number };
+    return (cpu * 1000) / checks;
+  } finally {
+    await bare.stop();
+  }
+}
+
+async function measureBlackbox(kind: Kind): Promise<number> {
+  const bbe = await startBlackbox();
+  const probes: { started: number; ok: boolean }[] = [];
+  // Probes started every 10 ms, RATE per second in all, like the agent's slots.
+  const driver = setInterval(() => {
+    for (let i = 0; i < RATE / 100; i++) {
+      const started = Date.now();
+      void bbe.probe(kind, endpoint(kind)).then(
+        (ok) => probes.push({ started, ok }),
+        () => probes.push({ started, ok: false }),
+      );
+    }
+  }, 10);
+  try {
+    const { cpu, windowStart, windowEnd } = await cpuOverWindow(bbe.child.pid!);
+    await sleep(1_000);
+    const inWindow = probes.filter((p) => p.started >= windowStart && p.started < windowEnd);
+    const failed = inWindow.filter((p) => !p.ok).length;
+    if (failed > 0) throw new Error(`blackbox_exporter failed ${failed} of its ${kind} probes`);
+    return (cpu * 1000) / inWindow.length;
+  } finally {
+    clearInterval(driver);
+    await bbe.stop();
+  }
+}
+
+/** CPU ms the process spends in the measured window that starts after the warm-up. */
+async function cpuOverWindow(pid: number): Promise<{ cpu: number; windowStart: number; windowEnd: number }> {
+  await sleep(WARMUP_MS);
+  const windowStart = Date.now();
+  const before = cpuMs(pid);
+  await sleep(MEASURE_MS);
+  const windowEnd = Date.now();
+  return { cpu: cpuMs(pid) - before, windowStart, windowEnd };
+}

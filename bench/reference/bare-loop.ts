@@ -1,0 +1,54 @@
+// The reference for the agent benchmarks: a bare Node process with one timer per service,
+// each firing on the same slot the agent would use and making the same connection the
+// agent's prober makes (HTTP: a GET on a fresh connection, body read, socket destroyed;
+// TCP: connect, then destroy). Nothing else: no scheduler, spool, stream or results.
+//
+//   node --import tsx bench/reference/bare-loop.ts http|tcp PORT SERVICES INTERVAL_MS WARMUP_MS MEASURE_MS
+//
+// Prints {"ready":true} at once, then after WARMUP_MS + MEASURE_MS one JSON line with the
+// checks started inside the measured window and their lateness after the slot (ms, sorted).
+import http from 'node:http';
+import net from 'node:net';
+import { offsetMs, nextSlot } from '../../agent/src/scheduler/slots.js';
+import { serviceId } from './service-ids.js';
+
+const [kind, port, services, intervalArg, warmupArg, measureArg] = process.argv.slice(2);
+const interval = Number(intervalArg);
+const windowStart = Date.now() + Number(warmupArg);
+const windowEnd = windowStart + Number(measureArg);
+const lateness: number[] = [];
+
+const connect: () => void =
+  kind === 'http'
+    ? () => {
+        const req = http.get({ host: '127.0.0.1', port: Number(port), path: '/', agent: false, headers: { 'user-agent': 'bare-loop' } }, (res) => {
+          res.on('data', () => undefined);
+          res.once('end', () => req.socket?.destroy());
+        });
+        req.once('error', () => req.socket?.destroy());
+      }
+    : () => {
+        const socket = net.connect({ host: '127.0.0.1', port: Number(port) });
+        socket.once('connect', () => socket.destroy());
+        socket.once('error', () => socket.destroy());
+      };
+
+function arm(offset: number, slot: number): void {
+  setTimeout(() => {
+    const now = Date.now();
+    if (now >= windowStart && now < windowEnd) lateness.push(Math.max(0, now - slot));
+    connect();
+    arm(offset, nextSlot(now + interval / 2, interval, offset));
+  }, Math.max(0, slot - Date.now()));
+}
+
+const start = Date.now();
+for (let i = 0; i < Number(services); i++) {
+  const offset = offsetMs(serviceId(i), interval);
+  arm(offset, nextSlot(start, interval, offset));
+}
+console.log(JSON.stringify({ ready: true }));
+setTimeout(() => {
+  console.log(JSON.stringify({ checks: lateness.length, lateness: lateness.sort((a, b) => a - b) }));
+  process.exit(0);
+}, windowEnd - Date.now() + 50);

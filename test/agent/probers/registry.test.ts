@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import type { Prober, ProbeResult, ProbeTarget } from '../../../agent/src/probers/prober.js';
+import { createProberRegistry } from '../../../agent/src/probers/registry.js';
+
+const target = (timeoutMs: number): ProbeTarget => ({ checkType: 'TCP', endpoint: '127.0.0.1:1', timeoutMs, options: {} });
+
+/** A TCP prober that does what the test tells it to with the signal it gets. */
+const prober = (probe: (signal: AbortSignal) => Promise<ProbeResult>): Prober & { signals: AbortSignal[] } => {
+  const signals: AbortSignal[] = [];
+  return {
+    family: 'TCP',
+    signals,
+    probe: (_target, signal) => {
+      signals.push(signal);
+      return probe(signal);
+    },
+  };
+};
+
+describe('prober registry', () => {
+  describe('run', () => {
+    it('returns a passing result as the prober gave it and never aborts its signal', async () => {
+      const p = prober(async () => ({ ok: true, responseTimeMs: 3, message: 'connected in 3 ms', details: {} }));
+      const result = await createProberRegistry([p]).run(target(1_000));
+      expect(result).to.deep.equal({ ok: true, responseTimeMs: 3, message: 'connected in 3 ms', details: {} });
+      expect(p.signals[0]!.aborted).to.equal(false);
+    });
+
+    it('aborts the signal at the timeout and takes the prober\'s own failure within the grace', async () => {
+      const p = prober(
+        (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({ ok: false, responseTimeMs: 50, message: 'aborted by the prober', details: {} }))),
+      );
+      expect(await createProberRegistry([p]).run(target(50))).to.include({ ok: false, message: 'aborted by the prober' });
+    });
+
+    it('resolves by the deadline when the prober ignores its signal', async () => {
+      const p = prober(() => new Promise(() => undefined));
+      expect(await createProberRegistry([p]).run(target(20))).to.deep.equal({ ok: false, responseTimeMs: 20, message: 'timed out after 20 ms', details: {} });
+      expect(p.signals[0]!.aborted).to.equal(true);
+    });
+
+    it('turns a prober that throws into a failed result', async () => {
+      const p = prober(() => Promise.reject(new Error('boom')));
+      expect(await createProberRegistry([p]).run(target(1_000))).to.include({ ok: false, message: 'prober error: boom' });
+    });
+
+    it('reports a check type it has no prober for as not supported', async () => {
+      expect(await createProberRegistry([]).run(target(1_000))).to.include({ ok: false, message: 'check type TCP is not supported by this agent version' });
+    });
+  });
+});
