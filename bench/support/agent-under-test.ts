@@ -31,7 +31,7 @@ export interface RunningProcess {
 /** `outpost-agent run` against `server` with a fresh data directory, removed on stop. */
 export function startAgent(cli: string, server: string): RunningProcess {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-agent-'));
-  const child = spawn(process.execPath, [cli, 'run', '--server', server, '--token', 'good-token', '--location', 'bench', '--data-dir', dataDir, '--log-level', 'warn'], {
+  const child = spawn(process.execPath, [cli, 'run', '--server', server, '--token', 'good-token', '--location', 'bench', '--data-dir', dataDir, '--log-level', 'error'], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return {
