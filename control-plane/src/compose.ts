@@ -4,7 +4,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import type { Database } from './db/database.js';
-import { pooledQuery } from './db/pooled-query.js';
+import { pooledSql } from './db/pooled-sql.js';
 import { createAgentAuthenticator } from './features/agents/agent-auth.js';
 import { createAgentsRepository } from './features/agents/agents.repository.js';
 import { createAgentsService } from './features/agents/agents.service.js';
@@ -90,7 +90,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const references = createReferences(db.em);
   const sharedLimiters = postgresRateLimiters(db.knex());
 
-  const servicesRepo = createServicesRepository(db.em, pooledQuery(db.knex()));
+  const servicesRepo = createServicesRepository(db.em, pooledSql(db.knex()));
   const hub = createAssignmentHub({
     listForLocation: servicesRepo.listForLocation,
     toAssignment: (s) => ({

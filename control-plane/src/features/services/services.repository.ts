@@ -1,7 +1,7 @@
 // Persistence of services. A plan's cap is enforced under a row lock on the organization, so
 // concurrent creates cannot overshoot it. Rows are read by hand, not hydrated by the ORM.
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import type { PooledQuery } from '../../db/pooled-query.js';
+import type { PooledSql } from '../../db/pooled-sql.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Role } from '../organizations/membership.entity.js';
 import { PLANS, planLimits } from '../organizations/plans.js';
@@ -51,22 +51,22 @@ export interface ServicesRepository {
   findById(serviceId: string): Promise<ServiceRecord | null>;
 }
 
-export function createServicesRepository(em: () => EntityManager, query: PooledQuery): ServicesRepository {
+export function createServicesRepository(em: () => EntityManager, sql: PooledSql): ServicesRepository {
   return {
     async insertWithinPlan(service) {
       // An uncapped organization takes one statement and no lock: the cap's row lock would
       // serialize every create of the organization for nothing.
-      const [uncapped] = await em().execute<Record<string, unknown>[]>(
-        `${INSERT} select ${VALUES} from organizations o where o.id = ? and o.plan in (select jsonb_array_elements_text(?::jsonb)) returning *`,
-        [...valuesOf(service), service.organizationId, JSON.stringify(UNCAPPED_PLANS)],
+      const [uncapped] = await sql.query(
+        `${INSERT} select ${VALUES} from organizations o where o.id = $2 and o.plan in (select jsonb_array_elements_text($13::jsonb)) returning *`,
+        [...valuesOf(service), JSON.stringify(UNCAPPED_PLANS)],
       );
       if (uncapped) return toServiceRecord(uncapped);
-      return em().transactional(async (tx) => {
-        const [org] = await tx.execute<{ plan: string }[]>('select plan from organizations where id = ? for update', [service.organizationId]);
+      return sql.transaction(async (query) => {
+        const [org] = await query<{ plan: string }>('select plan from organizations where id = $1 for update', [service.organizationId]);
         if (!org) throw notFound('organization');
         const { maxServices } = planLimits(org.plan);
         if (maxServices !== null) {
-          const [counted] = await tx.execute<{ count: number }[]>('select count(*)::int as count from services where organization_id = ?', [service.organizationId]);
+          const [counted] = await query<{ count: number }>('select count(*)::int as count from services where organization_id = $1', [service.organizationId]);
           if (counted!.count >= maxServices) {
             throw new AppError(
               'PLAN_LIMIT_REACHED',
@@ -74,14 +74,14 @@ export function createServicesRepository(em: () => EntityManager, query: PooledQ
             );
           }
         }
-        const [row] = await tx.execute<Record<string, unknown>[]>(`${INSERT} values (${VALUES}) returning *`, valuesOf(service));
+        const [row] = await query(`${INSERT} values (${VALUES}) returning *`, valuesOf(service));
         return toServiceRecord(row!);
       });
     },
 
     async findForUser(serviceId, userId) {
       // One statement for the row and the access check: the hot read of GET /services/{id}.
-      const [row] = await query('select s.*, m.role from services s join memberships m on m.organization_id = s.organization_id and m.user_id = $1 where s.id = $2', [
+      const [row] = await sql.query('select s.*, m.role from services s join memberships m on m.organization_id = s.organization_id and m.user_id = $1 where s.id = $2', [
         userId, serviceId,
       ]);
       return row ? { service: toServiceRecord(row), role: row.role as Role } : null;
@@ -127,7 +127,7 @@ export function createServicesRepository(em: () => EntityManager, query: PooledQ
 
 const INSERT =
   'insert into services (id, organization_id, name, description, environment, endpoint, check_type, check_interval_seconds, timeout_seconds, tags, locations, options)';
-const VALUES = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb';
+const VALUES = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12::jsonb';
 const UNCAPPED_PLANS = Object.entries(PLANS).filter(([, plan]) => plan.maxServices === null).map(([name]) => name);
 
 function valuesOf(s: NewService): unknown[] {
