@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { openDatabase } from '../../control-plane/src/db/database.js';
+import { MikroORM, PostgreSqlDriver, type EntityManager } from '@mikro-orm/postgresql';
+import { openDatabase, type Database } from '../../control-plane/src/db/database.js';
 import { startEmbeddedPostgres } from '../../control-plane/src/db/embedded-postgres.js';
 import { MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
 import { createLogger } from '../../control-plane/src/logger.js';
@@ -26,6 +26,50 @@ async function withFreshDatabase(run: (url: string | undefined) => Promise<void>
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
+}
+
+const ORGANIZATION_ID = '00000000-0000-4000-8000-000000000001';
+const SERVICE_ID = '00000000-0000-4000-8000-000000000002';
+
+/**
+ * An existing installation: a fresh database migrated up to `last`, holding one organization
+ * and one service and whatever `seed` adds. `check` then opens it as the current build would
+ * (which migrates it the rest of the way).
+ */
+async function upgradedFrom(last: string, seed: (em: EntityManager) => Promise<unknown>, check: (db: Database) => Promise<void>): Promise<void> {
+  await withFreshDatabase(async (serverUrl) => {
+    const embedded = serverUrl ? undefined : await startEmbeddedPostgres(null);
+    const url = serverUrl ?? embedded!.url;
+    try {
+      const before = await MikroORM.init({
+        driver: PostgreSqlDriver,
+        clientUrl: url,
+        extensions: [Migrator],
+        migrations: { migrationsList: MIGRATIONS, transactional: true, snapshot: false },
+        pool: { min: 0, max: 1 },
+        discovery: { warnWhenNoEntities: false },
+        allowGlobalContext: true,
+        debug: false,
+        logger: () => undefined,
+      });
+      await before.getMigrator().up({ to: last });
+      const em = before.em.fork();
+      await em.execute(`insert into organizations (id, name, slug) values ('${ORGANIZATION_ID}', 'o', 'o')`);
+      await em.execute(`insert into services (id, organization_id, name, endpoint, check_type, check_interval_seconds, timeout_seconds)
+                        values ('${SERVICE_ID}', '${ORGANIZATION_ID}', 's', 'http://127.0.0.1:9/', 'HTTP', 60, 5)`);
+      await seed(em);
+      await before.close(true);
+
+      const db = await openDatabase({ url, embeddedDataDir: null, poolSize: 1, logger });
+      try {
+        await check(db);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await embedded?.stop();
+    }
+  });
 }
 
 describe('migrations', () => {
@@ -55,110 +99,60 @@ describe('migrations', () => {
 
   it('moves existing raw results into day partitions and builds their rollups (0006)', async function () {
     this.timeout(60_000);
-    await withFreshDatabase(async (serverUrl) => {
-      const embedded = serverUrl ? undefined : await startEmbeddedPostgres(null);
-      const url = serverUrl ?? embedded!.url;
-      try {
-        const before = await MikroORM.init({
-          driver: PostgreSqlDriver,
-          clientUrl: url,
-          extensions: [Migrator],
-          migrations: { migrationsList: MIGRATIONS, transactional: true, snapshot: false },
-          pool: { min: 0, max: 1 },
-          discovery: { warnWhenNoEntities: false },
-          allowGlobalContext: true,
-          debug: false,
-          logger: () => undefined,
-        });
-        await before.getMigrator().up({ to: '0005-heartbeats' });
-        const em = before.em.fork();
-        await em.execute(`insert into organizations (id, name, slug) values ('00000000-0000-4000-8000-000000000001', 'o', 'o')`);
-        await em.execute(`insert into services (id, organization_id, name, endpoint, check_type, check_interval_seconds, timeout_seconds)
-                          values ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 's', 'http://127.0.0.1:9/', 'HTTP', 60, 5)`);
-        // Three days of results, one in five failing.
-        await em.execute(`insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at)
-                          select gen_random_uuid(), '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001',
-                                 case when i % 5 = 0 then 'RED' else 'GREEN' end, 10 + i, 'm', 'local', 'a', now() - i * interval '1 hour'
-                            from generate_series(0, 71) as i`);
-        await before.close(true);
-
-        const db = await openDatabase({ url, embeddedDataDir: null, poolSize: 1, logger });
-        try {
-          const after = db.em();
-          const [kind] = await after.execute<{ relkind: string }[]>(`select relkind from pg_class where relname = 'check_results'`);
-          expect(kind!.relkind, 'partitioned').to.equal('p');
-          const partitions = await after.execute<{ n: string }[]>(`select count(*) as n from pg_inherits where inhparent = 'check_results'::regclass`);
-          expect(Number(partitions[0]!.n)).to.be.within(3, 4);
-          const [raw] = await after.execute<{ n: string; up: string }[]>(`select count(*) as n, count(*) filter (where status <> 'RED') as up from check_results`);
-          expect(raw).to.deep.equal({ n: '72', up: '57' });
-          for (const table of ['check_rollups_minute', 'check_rollups_hour', 'check_rollups_day']) {
-            const [rolled] = await after.execute<{ n: string; up: string }[]>(`select sum(total_checks) as n, sum(successful_checks) as up from ${table}`);
-            expect(rolled, table).to.deep.equal(raw);
-          }
-          expect(await after.execute(`select 1 from pg_class where relname = 'check_results_unpartitioned'`)).to.deep.equal([]);
-        } finally {
-          await db.close();
+    await upgradedFrom(
+      '0005-heartbeats',
+      // Three days of results, one in five failing.
+      (em) =>
+        em.execute(`insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at)
+                    select gen_random_uuid(), '${SERVICE_ID}', '${ORGANIZATION_ID}',
+                           case when i % 5 = 0 then 'RED' else 'GREEN' end, 10 + i, 'm', 'local', 'a', now() - i * interval '1 hour'
+                      from generate_series(0, 71) as i`),
+      async (db) => {
+        const after = db.em();
+        const [kind] = await after.execute<{ relkind: string }[]>(`select relkind from pg_class where relname = 'check_results'`);
+        expect(kind!.relkind, 'partitioned').to.equal('p');
+        const partitions = await after.execute<{ n: string }[]>(`select count(*) as n from pg_inherits where inhparent = 'check_results'::regclass`);
+        expect(Number(partitions[0]!.n)).to.be.within(3, 4);
+        const [raw] = await after.execute<{ n: string; up: string }[]>(`select count(*) as n, count(*) filter (where status <> 'RED') as up from check_results`);
+        expect(raw).to.deep.equal({ n: '72', up: '57' });
+        for (const table of ['check_rollups_minute', 'check_rollups_hour', 'check_rollups_day']) {
+          const [rolled] = await after.execute<{ n: string; up: string }[]>(`select sum(total_checks) as n, sum(successful_checks) as up from ${table}`);
+          expect(rolled, table).to.deep.equal(raw);
         }
-      } finally {
-        await embedded?.stop();
-      }
-    });
+        expect(await after.execute(`select 1 from pg_class where relname = 'check_results_unpartitioned'`)).to.deep.equal([]);
+      },
+    );
   });
 
   it('keys raw results by (service, time, id) in every partition, keeping existing rows and replays idempotent (0012)', async function () {
     this.timeout(60_000);
-    await withFreshDatabase(async (serverUrl) => {
-      const embedded = serverUrl ? undefined : await startEmbeddedPostgres(null);
-      const url = serverUrl ?? embedded!.url;
-      try {
-        const before = await MikroORM.init({
-          driver: PostgreSqlDriver,
-          clientUrl: url,
-          extensions: [Migrator],
-          migrations: { migrationsList: MIGRATIONS, transactional: true, snapshot: false },
-          pool: { min: 0, max: 1 },
-          discovery: { warnWhenNoEntities: false },
-          allowGlobalContext: true,
-          debug: false,
-          logger: () => undefined,
-        });
-        await before.getMigrator().up({ to: '0011-location-response-time' });
-        const em = before.em.fork();
-        await em.execute(`insert into organizations (id, name, slug) values ('00000000-0000-4000-8000-000000000001', 'o', 'o')`);
-        await em.execute(`insert into services (id, organization_id, name, endpoint, check_type, check_interval_seconds, timeout_seconds)
-                          values ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 's', 'http://127.0.0.1:9/', 'HTTP', 60, 5)`);
+    await upgradedFrom(
+      '0011-location-response-time',
+      async (em) => {
         await em.execute(`select outpost_ensure_day_partition('check_results', (now() - i * interval '1 day')::date) from generate_series(0, 2) as i`);
         await em.execute(`insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at)
-                          select gen_random_uuid(), '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001',
-                                 'GREEN', 10 + i, 'm', 'local', 'a', now() - i * interval '1 hour'
+                          select gen_random_uuid(), '${SERVICE_ID}', '${ORGANIZATION_ID}', 'GREEN', 10 + i, 'm', 'local', 'a', now() - i * interval '1 hour'
                             from generate_series(0, 47) as i`);
-        await before.close(true);
-
-        const db = await openDatabase({ url, embeddedDataDir: null, poolSize: 1, logger });
-        try {
-          const after = db.em();
-          const keys = await after.execute<{ table: string; key: string }[]>(
-            `select c.conrelid::regclass::text as table, pg_get_constraintdef(c.oid) as key from pg_constraint c
-              where c.contype = 'p' and c.conrelid in (select relid from pg_partition_tree('check_results'::regclass))`,
-          );
-          expect(keys.length, 'the table and its partitions').to.be.at.least(3);
-          for (const k of keys) expect(k.key, k.table).to.equal('PRIMARY KEY (service_id, checked_at, id)');
-          const indexes = await after.execute<{ n: string }[]>(`select count(*) as n from pg_indexes where tablename = 'check_results'`);
-          expect(Number(indexes[0]!.n), 'one index on the parent').to.equal(1);
-          const replay = await after.execute<{ id: string }[]>(
-            `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at)
-               select id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at from check_results
-             on conflict (service_id, checked_at, id) do nothing returning id`,
-          );
-          expect(replay).to.deep.equal([]);
-          const [raw] = await after.execute<{ n: string }[]>('select count(*) as n from check_results');
-          expect(raw!.n).to.equal('48');
-        } finally {
-          await db.close();
-        }
-      } finally {
-        await embedded?.stop();
-      }
-    });
+      },
+      async (db) => {
+        const after = db.em();
+        const keys = await after.execute<{ table: string; key: string }[]>(
+          `select c.conrelid::regclass::text as table, pg_get_constraintdef(c.oid) as key from pg_constraint c
+            where c.contype = 'p' and c.conrelid in (select relid from pg_partition_tree('check_results'::regclass))`,
+        );
+        expect(keys.length, 'the table and its partitions').to.be.at.least(3);
+        for (const k of keys) expect(k.key, k.table).to.equal('PRIMARY KEY (service_id, checked_at, id)');
+        const indexes = await after.execute<{ n: string }[]>(`select count(*) as n from pg_indexes where tablename = 'check_results'`);
+        expect(Number(indexes[0]!.n), 'one index on the parent').to.equal(1);
+        const replay = await after.execute<{ id: string }[]>(
+          `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at)
+             select id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at from check_results
+           on conflict (service_id, checked_at, id) do nothing returning id`,
+        );
+        expect(replay).to.deep.equal([]);
+        const [raw] = await after.execute<{ n: string }[]>('select count(*) as n from check_results');
+        expect(raw!.n).to.equal('48');
+      },
+    );
   });
 });

@@ -1,8 +1,9 @@
 // Runs each assigned service: at once when it is new or changed, then on its slot every
 // interval. A fresh scheduler's snapshot is spread out instead of fired at once: each service
 // first runs on its slot, within at most `snapshotSpreadMs` (an hour-long interval must not
-// leave a restarted agent silent for an hour). A service never has two runs at once; a run-now during a run is queued once.
-// A run that finds the concurrency queue full is skipped and counted, not queued without bound.
+// leave a restarted agent silent for an hour). A service never has two runs at once; a
+// run-now during a run is queued once. A run that finds the concurrency queue full is skipped
+// and counted, not queued without bound.
 import type { Logger } from 'pino';
 import type { Assignment } from '../../../shared/src/assignment.js';
 import { normaliseCheckType } from '../../../shared/src/check-types.js';
@@ -78,7 +79,8 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   const intervalMs = (a: Assignment) => a.intervalSeconds * 1000;
   const isCurrent = (entry: Entry) => !stopped && !entry.removed && entries.get(entry.assignment.serviceId) === entry;
 
-  const newEntry = (assignment: Assignment): Entry => ({ assignment, offsetMs: offsetMs(assignment.serviceId, intervalMs(assignment)), running: false, removed: false, runAgain: false });
+  const slotOffset = (a: Assignment) => offsetMs(a.serviceId, intervalMs(a));
+  const newEntry = (assignment: Assignment): Entry => ({ assignment, offsetMs: slotOffset(assignment), running: false, removed: false, runAgain: false });
 
   function scheduleNext(entry: Entry, lastStart: number): void {
     // At least half an interval after the last start, then on the service's own slot.
@@ -169,7 +171,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     // A changed check runs at once with its new settings, after the old run if one is going.
     clearTimeout(held.timer);
     held.assignment = assignment;
-    held.offsetMs = offsetMs(assignment.serviceId, intervalMs(assignment));
+    held.offsetMs = slotOffset(assignment);
     if (held.running) held.runAgain = 'changed';
     else runAtOnce(held);
   }

@@ -123,9 +123,7 @@ export class DiskSpool {
     // current.jsonl holds exactly the pending results: the rename makes it the batch at once.
     const { seq, batchId, file } = this.nextBatchName();
     renameSync(path.join(this.dir, CURRENT), file);
-    const batch = { seq, batchId, results: this.pending, bytes: this.pendingBytes, file };
-    this.sealedBatches.push(batch);
-    this.sealedBytes += batch.bytes;
+    const batch = this.addSealed({ seq, batchId, results: this.pending, bytes: this.pendingBytes, file });
     this.pending = [];
     this.pendingBytes = 0;
     return batch;
@@ -168,7 +166,10 @@ export class DiskSpool {
     const body = results.map((r) => JSON.stringify(r)).join('\n') + '\n';
     writeFileSync(`${file}.tmp`, body);
     renameSync(`${file}.tmp`, file);
-    const batch = { seq, batchId, results, bytes: Buffer.byteLength(body), file };
+    return this.addSealed({ seq, batchId, results, bytes: Buffer.byteLength(body), file });
+  }
+
+  private addSealed(batch: SealedBatch): SealedBatch {
     this.sealedBatches.push(batch);
     this.sealedBytes += batch.bytes;
     return batch;
@@ -188,10 +189,9 @@ export class DiskSpool {
         continue;
       }
       const bytes = readFileSync(file).length;
-      this.sealedBatches.push({ seq: Number(match[1]), batchId: match[2]!, results, bytes, file });
-      this.sealedBytes += bytes;
+      this.addSealed({ seq: Number(match[1]), batchId: match[2]!, results, bytes, file });
     }
-    // A crash between sealing and emptying current.jsonl leaves its results in both files.
+    // What the previous run appended but never sealed; a result already in a batch counts once.
     const leftover = this.readLines(path.join(this.dir, CURRENT)).filter((r) => !seen.has(r.id));
     if (leftover.length > 0) this.writeBatch(leftover);
     writeFileSync(path.join(this.dir, CURRENT), '');

@@ -5,7 +5,7 @@ import type { ServiceStatus } from '../../../../shared/src/status.js';
 import { queryBound, type Tx } from '../../db/tx.js';
 import type { IncomingResult } from './check-result.js';
 import type { RollupDeltas } from './rollup-deltas.js';
-import type { ServiceState } from './service-status.js';
+import { hasMoved, type ServiceState } from './service-status.js';
 
 export interface CheckResultsRepository {
   /**
@@ -58,7 +58,7 @@ export function createCheckResultsRepository(): CheckResultsRepository {
       const locations: object[] = [];
       const services: object[] = [];
       for (const [id, s] of states) {
-        if (s.movedLocations.size === 0) continue;
+        if (!hasMoved(s)) continue;
         for (const location of s.movedLocations) {
           const l = s.byLocation.get(location)!;
           locations.push({ service_id: id, location, status: l.status, checked_at: l.checkedAt, response_time_ms: l.responseTimeMs });

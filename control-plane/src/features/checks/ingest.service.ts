@@ -72,6 +72,7 @@ export function createIngestService({ transaction, results, partitions, evaluato
       await partitions.ensure(incoming.map((r) => r.checkedAt));
       const { stored, alerts, planned } = await transaction(async (tx): Promise<Ingested> => {
         const fresh = await results.insert(tx, incoming, origin.organizationId);
+        // Taking each key out as it is matched counts a result repeated within the batch once.
         const inserted = incoming.filter((r) => fresh.delete(resultKey(r.id, r.checkedAt)));
         if (inserted.length === 0) return NOTHING;
         // Only now are the services locked, so that batches about the same services insert in parallel.

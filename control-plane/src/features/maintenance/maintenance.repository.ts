@@ -54,7 +54,11 @@ export function createMaintenanceRepository(em: () => EntityManager): Maintenanc
         `{${organizationIds.join(',')}}`, at.toISOString(), at.toISOString(),
       ], tx);
       const windows = new Map<string, MaintenanceWindow[]>();
-      for (const w of rows.map(fromRow)) windows.set(w.organizationId, [...(windows.get(w.organizationId) ?? []), w]);
+      for (const w of rows.map(fromRow)) {
+        const list = windows.get(w.organizationId);
+        if (list) list.push(w);
+        else windows.set(w.organizationId, [w]);
+      }
       return windows;
     },
   };

@@ -86,17 +86,16 @@ export function createDeliveriesRepository(em: () => EntityManager): DeliveriesR
     },
 
     async notifiedTargets(tx, alertIds) {
-      const targets = new Map<string, NotificationTargets>();
+      const targets = new Map(alertIds.map((id) => [id, { channels: [] as string[], teams: [], recipients: [] as string[] }]));
       if (alertIds.length === 0) return targets;
       const rows = await tx.execute<{ alert_id: string; channel_id: string | null; recipient: string | null }[]>(
         "select distinct alert_id, channel_id, recipient from deliveries where alert_id = any(?::uuid[]) and event = 'alert_fired'",
         [`{${alertIds.join(',')}}`],
       );
-      for (const id of alertIds) targets.set(id, { channels: [], teams: [], recipients: [] });
       for (const r of rows) {
-        const t = targets.get(r.alert_id)!;
-        if (r.channel_id) (t.channels as string[]).push(r.channel_id);
-        if (r.recipient) t.recipients.push(r.recipient);
+        const heard = targets.get(r.alert_id)!;
+        if (r.channel_id) heard.channels.push(r.channel_id);
+        if (r.recipient) heard.recipients.push(r.recipient);
       }
       return targets;
     },

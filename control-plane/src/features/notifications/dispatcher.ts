@@ -121,8 +121,9 @@ export function createDispatcher({
           const rest = await deliveries.claimGrouped(d.groupKey, clock.now(), LEASE_MS);
           group = [d, ...rest.filter((r) => r.id !== d.id)];
         }
-        const endpoint = d.channel.id;
-        waiting.set(endpoint, [...(waiting.get(endpoint) ?? []), group]);
+        const queue = waiting.get(d.channel.id);
+        if (queue) queue.push(group);
+        else waiting.set(d.channel.id, [group]);
         waitingCount++;
       }
       pump();

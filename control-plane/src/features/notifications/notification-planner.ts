@@ -48,11 +48,9 @@ export function createNotificationPlanner({ deliveries, channels, teams, clock }
       if (notices.length === 0) return 0;
       const organizations = [...new Set(notices.map((n) => n.alert.organizationId))];
       const teamIds = [...new Set(notices.flatMap((n) => (n.targets === 'notified' ? [] : n.targets.teams)))];
-      const [enabled, members, notified] = [
-        await channels.enabledFor(tx, organizations),
-        teamIds.length > 0 ? await teams.memberEmails(tx, teamIds) : new Map<string, { organizationId: string; emails: string[] }>(),
-        await deliveries.notifiedTargets(tx, notices.flatMap((n) => (n.targets === 'notified' ? [n.alert.id] : []))),
-      ];
+      const enabled = await channels.enabledFor(tx, organizations);
+      const members = teamIds.length > 0 ? await teams.memberEmails(tx, teamIds) : new Map<string, { organizationId: string; emails: string[] }>();
+      const notified = await deliveries.notifiedTargets(tx, notices.flatMap((n) => (n.targets === 'notified' ? [n.alert.id] : [])));
 
       const now = clock.now();
       const rows: NewDelivery[] = [];
