@@ -5,11 +5,19 @@ import type { Config } from './config.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import type { Database } from './db/database.js';
 import { pooledSql } from './db/pooled-sql.js';
+import { createLocalBus } from './cluster/cluster-bus.js';
+import { createEventRelay, NO_RELAY } from './cluster/event-relay.js';
+import { createPostgresBus } from './cluster/postgres-bus.js';
+import { createReplicaLease } from './cluster/replica-lease.js';
+import { createReplicaUpkeep } from './cluster/replica-upkeep.js';
+import { replicate, type Replication } from './cluster/replication.js';
 import { createAgentAuthenticator } from './features/agents/agent-auth.js';
+import { createAgentSessionsRepository } from './features/agents/agent-sessions.repository.js';
 import { createAgentsRepository } from './features/agents/agents.repository.js';
 import { createAgentsService } from './features/agents/agents.service.js';
 import { createApiKeysRepository } from './features/api-keys/api-keys.repository.js';
 import { createApiKeysService } from './features/api-keys/api-keys.service.js';
+import { createVerifiedKeys } from './features/api-keys/verified-keys.js';
 import { jwtOrApiKey } from './features/auth/credential-verifier.js';
 import { defaultWebDir } from './http/web-app.js';
 import { createAssignmentHub } from './features/agents/assignment-hub.js';
@@ -82,16 +90,26 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const { clock } = options;
   const secretBox = createSecretBox(secrets.dataKeys, secrets.jwtSecret);
   const bus = createEventBus((err) => logger.error({ err }, 'event listener failed'));
+  const sql = pooledSql(db.knex());
+  // The embedded database serves one process, so there are no other replicas to tell.
+  const cluster = db.embedded || !config.databaseUrl ? createLocalBus() : createPostgresBus({ url: config.databaseUrl, query: sql.query, logger: logger.child({ component: 'cluster' }) });
+  // Bound below, once the parts it reaches exist; called only after start.
+  let replication: Replication | undefined;
   const tokens = createTokenService(secrets.jwtSecret);
   const access = createOrganizationAccess(createOrganizationsRepository(db.em));
   const hasher = createPasswordHasher();
-  const apiKeys = createApiKeysService(createApiKeysRepository(db.em), hasher, access);
+  const verifiedKeys = createVerifiedKeys();
+  const apiKeys = createApiKeysService(createApiKeysRepository(db.em), hasher, access, verifiedKeys, (id) => replication!.apiKeyRevoked(id));
   const verifyCredential = jwtOrApiKey(tokens, apiKeys);
+  const feed = createWsFeed({ verify: verifyCredential, access, bus, logger });
   const references = createReferences(db.em);
   const sharedLimiters = postgresRateLimiters(db.knex());
 
-  const servicesRepo = createServicesRepository(db.em, pooledSql(db.knex()));
+  const servicesRepo = createServicesRepository(db.em, sql);
+  const lease = createReplicaLease(sql.query, cluster.replicaId);
   const hub = createAssignmentHub({
+    sessions: createAgentSessionsRepository(sql.query, cluster.replicaId),
+    announce: (location) => cluster.publish({ k: 'placement', location }),
     listForLocation: servicesRepo.listForLocation,
     toAssignment: (s) => ({
       serviceId: s.id,
@@ -130,6 +148,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
 
   const partitions = createPartitionKeeper(db.em, clock, config.checkRetentionDays);
   const retentionJob = createPeriodicJob('check retention', RETENTION_INTERVAL_MS, partitions.maintain, logger);
+  const relay = db.embedded ? NO_RELAY : createEventRelay({ bus: cluster, query: sql.query, events: bus, follows: feed.follows, logger });
   const ingest = createIngestService({
     transaction: db.transaction,
     results: createCheckResultsRepository(),
@@ -137,6 +156,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     evaluator,
     planner,
     events: bus,
+    relay,
     wakeDispatcher,
     clock,
     logger: logger.child({ component: 'ingest' }),
@@ -155,6 +175,17 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     ingest,
     logger,
   });
+  replication = replicate({
+    bus: cluster,
+    hub,
+    findService: servicesRepo.findById,
+    ruleCache,
+    verifiedKeys,
+    disconnectAgent: (agentId) => gateway.disconnectAgent(agentId),
+    logger,
+  });
+  const serviceChanges = replication.serviceChanges;
+  const upkeep = createReplicaUpkeep(lease, hub, relay, logger);
 
   const historyRepo = createCheckHistoryRepository(db.em);
   const appDeps = {
@@ -164,7 +195,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     organization: createOrganizationService(createOrganizationAdminRepository(db.em), access, tokens),
     profile: createProfileService(createProfileRepository(db.em), hasher),
     heartbeats,
-    sslCertificates: createSslCertificatesService({ certificates: createSslCertificatesRepository(db.em), services: servicesRepo, access, listener: hub, clock }),
+    sslCertificates: createSslCertificatesService({ certificates: createSslCertificatesRepository(db.em), services: servicesRepo, access, listener: serviceChanges, clock }),
     clock,
     auth: createAuthService({
       accounts: createAccountsRepository(db.em),
@@ -173,17 +204,17 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       limiter: createLoginLimiter(sharedLimiters, { perAddressAndAccount: config.limits.loginFailures, perAddress: config.limits.loginAddressFailures }),
       registrations: config.limits.registrations && sharedLimiters('registrations', config.limits.registrations),
     }),
-    services: createServicesService({ services: servicesRepo, overview: createServiceOverviewRepository(db.em), access, secrets: secretBox, listener: hub, clock }),
+    services: createServicesService({ services: servicesRepo, overview: createServiceOverviewRepository(db.em), access, secrets: secretBox, listener: serviceChanges, clock }),
     history: createHistoryService(historyRepo, () => clock.now()),
     teams: createTeamsService(teamsRepo, access),
     statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),
-    rules: createRulesService({ rules: rulesRepo, access, cache: ruleCache, references }),
-    alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, wakeDispatcher, clock }),
+    rules: createRulesService({ rules: rulesRepo, access, rulesChanged: replication.rulesChanged, references }),
+    alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, relay, wakeDispatcher, clock }),
     channels: createChannelsService({ channels: channelsRepo, access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications }),
     maintenance: createMaintenanceService(maintenanceRepo, access, references),
     escalation: createEscalationService(escalationRepo, access, references),
-    agents: createAgentsService(agentsRepo, access, (agentId) => gateway.disconnectAgent(agentId)),
-    feed: createWsFeed({ verify: verifyCredential, access, bus, logger }),
+    agents: createAgentsService(agentsRepo, access, replication.agentRevoked),
+    feed,
     pingDatabase: db.ping,
     trustedProxies: config.http.trustedProxies,
     webDir: config.webDir ?? defaultWebDir(),
@@ -195,5 +226,5 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   /** Secrets of the first format depend on the JWT secret; moved onto the data key at start. */
   const resealLegacySecrets = () => resealSecrets(createSealedValuesRepository(db.em), secretBox, { onlyLegacy: true });
 
-  return { appDeps, gateway, hub, dispatcher, escalationJob, heartbeatJob, retentionJob, resealLegacySecrets };
+  return { appDeps, gateway, hub, cluster, lease, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, resealLegacySecrets };
 }

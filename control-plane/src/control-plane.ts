@@ -47,6 +47,10 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   // Today's partitions exist before the first result arrives; then hourly.
   await parts.retentionJob.runOnce();
   parts.retentionJob.start();
+  // Listening to the other replicas, and holding a lease, before the first agent arrives.
+  await parts.cluster.start();
+  await parts.lease.renew();
+  parts.upkeep.start();
 
   const grpc = await startGrpcServer(parts.gateway, config.host, config.grpcPort, config.grpcTls);
   const http: Server = createHttpServer(app.callback(), config.http);
@@ -82,6 +86,10 @@ export async function startControlPlane(config: Config, logger: Logger, options:
       await grpc.stop();
       await closing;
       await parts.hub.settled();
+      await parts.upkeep.stop();
+      // The agents that were here count as gone at once, not when the lease runs out.
+      await parts.lease.retire().catch((err) => logger.warn({ err }, 'could not retire the replica lease'));
+      await parts.cluster.stop();
       await parts.escalationJob.stop();
       await parts.heartbeatJob.stop();
       await parts.retentionJob.stop();

@@ -1,5 +1,6 @@
 // The control plane's end of the agent stream: authenticates the hello, joins the agent to
 // the assignment hub, ingests result batches and acknowledges each one once stored.
+import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus, type ServerDuplexStream } from '@grpc/grpc-js';
 import type { AgentMessage, CheckResult, ControlMessage, Hello } from '../../../shared/src/gen/agent.js';
 import { toStorableJson, toStorableText } from '../../../shared/src/storable-text.js';
@@ -77,10 +78,15 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
       return void fail(call, GrpcStatus.INVALID_ARGUMENT, 'hello needs a UUID agent_id and a location of letters, digits, dots, dashes or underscores');
     }
     // A registered agent is who its token says, wherever it claims to be.
+    const stream = {
+      sessionId: randomUUID(),
+      send: (m: HubMessage) => write(call, toControlMessage(m)),
+      end: (reason: string) => fail(call, GrpcStatus.UNAVAILABLE, reason),
+    };
     const session: AgentSession =
       identity.kind === 'platform'
-        ? { agentId: hello.agentId, location: hello.location, organizationId: null, send: (m) => write(call, toControlMessage(m)) }
-        : { agentId: identity.agentId, location: identity.location, organizationId: identity.organizationId, send: (m) => write(call, toControlMessage(m)) };
+        ? { ...stream, agentId: hello.agentId, location: hello.location, organizationId: null }
+        : { ...stream, agentId: identity.agentId, location: identity.location, organizationId: identity.organizationId };
     if (identity.kind === 'organization') {
       if (hello.location !== identity.location) logger.warn({ agentId: identity.agentId, claimed: hello.location, registered: identity.location }, 'agent claims another location than it was registered with');
       quietly(presence.connected(identity.agentId, { version: toStorableText(hello.version), hostname: toStorableText(hello.hostname) }));

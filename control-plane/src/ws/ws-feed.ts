@@ -34,6 +34,8 @@ export interface WsFeed {
   accept(ctx: { websocket: WebSocket; req: IncomingMessage }): void;
   close(): void;
   clients(): number;
+  /** Has a socket of this organization? Events of the others need not reach this process. */
+  follows(organizationId: string): boolean;
 }
 
 export interface WsFeedDeps {
@@ -155,5 +157,6 @@ export function createWsFeed({ verify, access, bus, logger, pingIntervalMs = PIN
     },
 
     clients: () => subscriptions.size,
+    follows: (organizationId) => byOrganization.has(organizationId),
   };
 }

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createAssignmentHub, type AgentSession, type HubMessage } from '../../../control-plane/src/features/agents/assignment-hub.js';
+import type { AgentSessions, OnlineAgent } from '../../../control-plane/src/features/agents/agent-sessions.js';
+import { createAssignmentHub, type AgentSession, type AssignmentHub, type HubMessage } from '../../../control-plane/src/features/agents/assignment-hub.js';
 import type { ServiceRecord } from '../../../control-plane/src/features/services/service.entity.js';
 import { createLogger } from '../../../control-plane/src/logger.js';
 
@@ -11,8 +13,27 @@ function service(id: string, fields: Partial<ServiceRecord> = {}): ServiceRecord
   };
 }
 
+/** The sessions table of every replica, in memory; `alive` plays the replicas' leases. */
+class SessionTable {
+  rows = new Map<string, OnlineAgent & { replica: string }>();
+  alive = new Set<string>();
+  forReplica(replica: string): AgentSessions {
+    this.alive.add(replica);
+    return {
+      claim: async (s) => void this.rows.set(s.agentId, { ...s, replica }),
+      release: async (sessionId) => {
+        for (const [agentId, row] of this.rows) if (row.sessionId === sessionId) this.rows.delete(agentId);
+      },
+      online: async (locations) => [...this.rows.values()].filter((r) => locations.includes(r.location) && this.alive.has(r.replica)),
+      stillHeld: async (ids) => new Set([...this.rows.values()].filter((r) => r.replica === replica && ids.includes(r.sessionId)).map((r) => r.sessionId)),
+    };
+  }
+}
+
 class FakeSession implements AgentSession {
   messages: HubMessage[] = [];
+  readonly sessionId = randomUUID();
+  ended: string | undefined;
   constructor(
     readonly agentId: string,
     readonly location = 'local',
@@ -20,6 +41,9 @@ class FakeSession implements AgentSession {
   ) {}
   send(m: HubMessage) {
     this.messages.push(m);
+  }
+  end(reason: string) {
+    this.ended = reason;
   }
   held(): Set<string> {
     const held = new Set<string>();
@@ -36,14 +60,27 @@ class FakeSession implements AgentSession {
 
 describe('assignment hub', () => {
   let table: ServiceRecord[];
-  const hub = () =>
-    createAssignmentHub({
+  let sessions: SessionTable;
+  let replicas: Map<string, AssignmentHub>;
+  /** One replica's hub; announcements reach the other replicas' hubs, as the cluster bus does. */
+  const hub = (replica = 'one') => {
+    const created = createAssignmentHub({
       listForLocation: async (location) => table.filter((s) => s.locations.includes(location)),
       toAssignment: (s) => ({ serviceId: s.id, version: s.configVersion, checkType: s.checkType, endpoint: s.endpoint, intervalSeconds: s.checkIntervalSeconds, timeoutSeconds: s.timeoutSeconds, options: s.options }),
+      sessions: sessions.forReplica(replica),
+      announce: async (location) => {
+        for (const [name, other] of replicas) if (name !== replica) other.placementChanged(location);
+      },
       logger: createLogger('silent'),
     });
+    replicas.set(replica, created);
+    return created;
+  };
+  const settled = () => Promise.all([...replicas.values()].map((h) => h.settled()));
   beforeEach(() => {
     table = Array.from({ length: 40 }, (_, i) => service(`svc-${i}`));
+    sessions = new SessionTable();
+    replicas = new Map();
   });
 
   describe('join', () => {
@@ -101,7 +138,7 @@ describe('assignment hub', () => {
       const h = hub();
       const a = new FakeSession('a');
       await h.join(a);
-      h.serviceRemoved(service('svc-3', { configVersion: 4 }));
+      h.serviceRemoved('svc-3', 5);
       await h.settled();
       const removal = a.messages.find((m) => m.kind === 'removal');
       expect(removal).to.deep.equal({ kind: 'removal', serviceId: 'svc-3', version: 5 });
@@ -127,10 +164,67 @@ describe('assignment hub', () => {
       await h.join(b);
       const owner = a.held().has('svc-7') ? a : b;
       const other = owner === a ? b : a;
-      h.runNow(service('svc-7'));
+      h.runNow('svc-7');
       await h.settled();
       expect(owner.messages.at(-1)).to.deep.equal({ kind: 'runNow', serviceId: 'svc-7' });
       expect(other.messages.some((m) => m.kind === 'runNow')).to.equal(false);
+    });
+  });
+
+  describe('several replicas', () => {
+    it('splits a location between agents connected to different replicas, each service to exactly one', async () => {
+      const [one, two] = [hub('one'), hub('two')];
+      const a = new FakeSession('a');
+      const b = new FakeSession('b');
+      await one.join(a);
+      await two.join(b);
+      await settled();
+      const [ha, hb] = [a.held(), b.held()];
+      expect(ha.size + hb.size).to.equal(40);
+      expect([...ha].filter((id) => hb.has(id))).to.deep.equal([]);
+      expect(ha.size).to.be.greaterThan(5);
+      expect(hb.size).to.be.greaterThan(5);
+
+      two.serviceUpserted(service('new', { configVersion: 1 }));
+      one.serviceUpserted(service('new', { configVersion: 1 }));
+      await settled();
+      expect(Number(a.held().has('new')) + Number(b.held().has('new'))).to.equal(1);
+    });
+
+    it("moves a dead replica's services to the agents of the others once its lease is gone", async () => {
+      const [one, two] = [hub('one'), hub('two')];
+      const a = new FakeSession('a');
+      const b = new FakeSession('b');
+      await one.join(a);
+      await two.join(b);
+      await settled();
+      sessions.alive.delete('two');
+      await one.refresh();
+      expect(a.held().size).to.equal(40);
+    });
+
+    it('ends a stream that a newer stream of the same agent replaced, elsewhere', async () => {
+      const [one, two] = [hub('one'), hub('two')];
+      const first = new FakeSession('a');
+      await one.join(first);
+      const again = new FakeSession('a');
+      await two.join(again);
+      await one.refresh();
+      expect(first.ended).to.be.a('string');
+      expect(again.held().size).to.equal(40);
+      expect(one.onlineAgents()).to.equal(0);
+    });
+
+    it('reads every assignment again when asked for everything (missed messages)', async () => {
+      const one = hub('one');
+      const a = new FakeSession('a');
+      await one.join(a);
+      table = table.filter((s) => s.id !== 'svc-1' && s.id !== 'svc-2');
+      table.push(service('svc-2', { configVersion: 9 }));
+      await one.refresh({ everything: true });
+      expect(a.held().has('svc-1')).to.equal(false);
+      const upsert = a.messages.find((m) => m.kind === 'upsert');
+      expect(upsert?.kind === 'upsert' && upsert.assignment).to.include({ serviceId: 'svc-2', version: 9 });
     });
   });
 });

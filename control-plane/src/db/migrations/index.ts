@@ -14,6 +14,7 @@ import { Migration0010RateLimits } from './0010-rate-limits.js';
 import { Migration0011LocationResponseTime } from './0011-location-response-time.js';
 import { Migration0012RawResultsKey } from './0012-raw-results-key.js';
 import { Migration0013RoomForStatusUpdates } from './0013-room-for-status-updates.js';
+import { Migration0014Replicas } from './0014-replicas.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: '0001-initial', class: Migration0001Initial },
@@ -29,4 +30,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '0011-location-response-time', class: Migration0011LocationResponseTime },
   { name: '0012-raw-results-key', class: Migration0012RawResultsKey },
   { name: '0013-room-for-status-updates', class: Migration0013RoomForStatusUpdates },
+  { name: '0014-replicas', class: Migration0014Replicas },
 ];

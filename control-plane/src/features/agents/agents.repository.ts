@@ -34,7 +34,9 @@ export function tokenDigest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-const COLUMNS = 'id, organization_id, name, location, connected, version, hostname, last_seen_at, previous_token_hash is not null as has_previous, created_at';
+// Connected: a stream of the agent is held by a replica whose lease is alive (migration 0014).
+const COLUMNS = `id, organization_id, name, location, version, hostname, last_seen_at, previous_token_hash is not null as has_previous, created_at,
+  exists (select 1 from agent_sessions s join control_plane_replicas r on r.id = s.replica_id where s.agent_id = agents.id and r.expires_at > now()) as connected`;
 
 export function createAgentsRepository(em: () => EntityManager): AgentsRepository {
   const run = (sql: string, params: unknown[]) => em().execute<Record<string, unknown>[]>(sql, params);
@@ -67,13 +69,13 @@ export function createAgentsRepository(em: () => EntityManager): AgentsRepositor
       await run('update agents set previous_token_hash = null, updated_at = now() where id = ?', [id]);
     },
     async markConnected(id, facts) {
-      await run('update agents set connected = true, version = ?, hostname = ?, last_seen_at = now() where id = ?', [facts.version, facts.hostname, id]);
+      await run('update agents set version = ?, hostname = ?, last_seen_at = now() where id = ?', [facts.version, facts.hostname, id]);
     },
     async markSeen(id) {
       await run('update agents set last_seen_at = now() where id = ?', [id]);
     },
     async markDisconnected(id) {
-      await run('update agents set connected = false, last_seen_at = now() where id = ?', [id]);
+      await run('update agents set last_seen_at = now() where id = ?', [id]);
     },
   };
 }

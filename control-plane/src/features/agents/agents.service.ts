@@ -14,7 +14,7 @@ export function newAgentToken(): string {
   return `opa_${randomBytes(32).toString('base64url')}`;
 }
 
-export function createAgentsService(agents: AgentsRepository, access: OrganizationAccess, disconnect: (agentId: string) => void) {
+export function createAgentsService(agents: AgentsRepository, access: OrganizationAccess, disconnect: (agentId: string) => Promise<void>) {
   const findIn = async (organizationId: string, id: string) => {
     const agent = await agents.find(organizationId, id);
     if (!agent) throw notFound('agent');
@@ -45,13 +45,13 @@ export function createAgentsService(agents: AgentsRepository, access: Organizati
       await findIn(organizationId, id);
       await agents.revokePreviousToken(id);
       // A stream opened with the old token must not outlive it; the agent reconnects with the new one.
-      disconnect(id);
+      await disconnect(id);
       return findIn(organizationId, id);
     },
     async remove(actor: Actor, id: string): Promise<void> {
       await findIn(await access.resolveManaging(actor), id);
       await agents.delete(id);
-      disconnect(id);
+      await disconnect(id);
     },
   };
 }

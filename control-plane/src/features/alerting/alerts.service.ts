@@ -8,7 +8,8 @@ import type { EscalationRepository } from '../escalation/escalation.repository.j
 import type { DeliveriesRepository, DeliveryView } from '../notifications/deliveries.repository.js';
 import type { NotificationPlanner } from '../notifications/notification-planner.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventRelay } from '../../cluster/event-relay.js';
+import type { EventBus, OrganizationEvent } from '../realtime/event-bus.js';
 import { toAlertJson, type Alert, type AlertStatus } from './alert.js';
 import type { AlertsRepository } from './alerts.repository.js';
 
@@ -20,6 +21,7 @@ export interface AlertsServiceDeps {
   access: OrganizationAccess;
   transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
   events: EventBus;
+  relay: EventRelay;
   wakeDispatcher: () => void;
   clock: Clock;
 }
@@ -50,12 +52,14 @@ export function createAlertsService(deps: AlertsServiceDeps) {
       await deps.escalation.clearTimers(tx, [alert.id]);
       const event = to === 'acknowledged' ? 'alert_acknowledged' : 'alert_resolved';
       await deps.planner.plan(tx, [{ event, alert, service: await alerts.serviceFacts(tx, alert.serviceId), targets: 'notified', storm: false }]);
-      return alert;
+      const announced: OrganizationEvent = { type: event, organizationId, data: toAlertJson(alert) };
+      await deps.relay.relay(tx, [announced]);
+      return { alert, announced };
     });
     if (changed) {
-      deps.events.publish({ type: to === 'acknowledged' ? 'alert_acknowledged' : 'alert_resolved', organizationId, data: toAlertJson(changed) });
+      deps.events.publish(changed.announced);
       deps.wakeDispatcher();
-      return changed;
+      return changed.alert;
     }
     // Nothing moved: a repeat is a no-op; acknowledging a resolved alert is a conflict.
     const current = await alerts.find(organizationId, alertId);

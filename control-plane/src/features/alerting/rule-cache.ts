@@ -9,6 +9,8 @@ export interface RuleCache {
    */
   forOrganizations(organizationIds: string[], load: (missing: string[]) => Promise<AlertRule[]>): Promise<Map<string, AlertRule[]>>;
   invalidate(organizationId: string): void;
+  /** Forgets every organization's rules (changes may have been missed). */
+  clear(): void;
 }
 
 export function createRuleCache(): RuleCache {
@@ -29,6 +31,9 @@ export function createRuleCache(): RuleCache {
     },
     invalidate(organizationId) {
       entries.delete(organizationId);
+    },
+    clear() {
+      entries.clear();
     },
   };
 }

@@ -6,18 +6,18 @@ import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { References } from '../organizations/references.js';
 import type { AlertRule, RuleCondition } from './rule.js';
-import type { RuleCache } from './rule-cache.js';
 import type { CreateRuleInput, UpdateRuleInput } from './rules.schema.js';
 import type { RulesRepository } from './rules.repository.js';
 
 export interface RulesServiceDeps {
   rules: RulesRepository;
   access: OrganizationAccess;
-  cache: RuleCache;
+  /** Drops the organization's cached rules on every replica before the change is answered. */
+  rulesChanged(organizationId: string): Promise<void>;
   references: References;
 }
 
-export function createRulesService({ rules, access, cache, references }: RulesServiceDeps) {
+export function createRulesService({ rules, access, rulesChanged, references }: RulesServiceDeps) {
   async function checkReferences(organizationId: string, serviceId: string | null | undefined, condition: RuleCondition | undefined) {
     if (serviceId && !(await references.servicesExist(organizationId, [serviceId]))) throw notFound('service');
     if (condition?.channel_ids?.length && !(await references.channelsExist(organizationId, condition.channel_ids))) throw notFound('notification channel');
@@ -45,7 +45,7 @@ export function createRulesService({ rules, access, cache, references }: RulesSe
         condition: input.condition,
         enabled: input.enabled,
       });
-      cache.invalidate(organizationId);
+      await rulesChanged(organizationId);
       return rule;
     },
 
@@ -70,14 +70,14 @@ export function createRulesService({ rules, access, cache, references }: RulesSe
         condition: input.condition,
         enabled: input.enabled,
       });
-      cache.invalidate(current.organizationId);
+      await rulesChanged(current.organizationId);
       return updated;
     },
 
     async remove(actor: Actor, ruleId: string): Promise<void> {
       const current = await findWritable(actor, ruleId);
       await rules.delete(ruleId);
-      cache.invalidate(current.organizationId);
+      await rulesChanged(current.organizationId);
     },
   };
 }

@@ -9,11 +9,15 @@ import type { Role } from '../organizations/membership.entity.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import { ROLE_RANK } from '../organizations/organization-access.js';
 import type { ApiKey, ApiKeysRepository } from './api-keys.repository.js';
-import { createVerifiedKeys, type VerifiedKeys } from './verified-keys.js';
+import type { VerifiedKeys } from './verified-keys.js';
 
 const KEY = /^op_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 
-export function createApiKeysService(keys: ApiKeysRepository, hasher: PasswordHasher, access: OrganizationAccess, verified: VerifiedKeys = createVerifiedKeys()) {
+/**
+ * `revoked` makes every replica forget a deleted key at once (this one's `verified` included)
+ * before the deletion is answered.
+ */
+export function createApiKeysService(keys: ApiKeysRepository, hasher: PasswordHasher, access: OrganizationAccess, verified: VerifiedKeys, revoked: (keyId: string) => Promise<void>) {
   return {
     isApiKey: (raw: string) => raw.startsWith('op_'),
 
@@ -55,7 +59,7 @@ export function createApiKeysService(keys: ApiKeysRepository, hasher: PasswordHa
       const organizationId = await access.resolveManaging(actor);
       if (!(await keys.find(organizationId, id))) throw notFound('API key');
       await keys.delete(id);
-      verified.forget(id);
+      await revoked(id);
     },
   };
 }

@@ -11,6 +11,8 @@ export interface VerifiedKeys {
   remember(raw: string, key: ApiKey): void;
   /** Forgets every entry of a revoked key at once (in this process). */
   forget(keyId: string): void;
+  /** Forgets every key (revocations may have been missed). */
+  clear(): void;
 }
 
 export function createVerifiedKeys(capacity = 10_000, now: () => number = Date.now): VerifiedKeys {
@@ -33,6 +35,9 @@ export function createVerifiedKeys(capacity = 10_000, now: () => number = Date.n
     },
     forget(keyId) {
       for (const [hash, entry] of entries) if (entry.key.id === keyId) entries.delete(hash);
+    },
+    clear() {
+      entries.clear();
     },
   };
 }

@@ -10,7 +10,8 @@ import type { Logger } from '../../logger.js';
 import { toAlertJson } from '../alerting/alert.js';
 import type { AlertEvaluator, AlertOutcome } from '../alerting/alert-evaluator.js';
 import type { NotificationPlanner } from '../notifications/notification-planner.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventRelay } from '../../cluster/event-relay.js';
+import type { EventBus, OrganizationEvent } from '../realtime/event-bus.js';
 import type { IncomingResult, StoredResult } from './check-result.js';
 import { resultKey, type CheckResultsRepository, type LockedService } from './check-results.repository.js';
 import type { PartitionKeeper } from './partition-keeper.js';
@@ -44,6 +45,8 @@ export interface IngestDeps {
   evaluator: AlertEvaluator;
   planner: NotificationPlanner;
   events: EventBus;
+  /** Hands the batch's events to the other replicas' clients, in the transaction. */
+  relay: EventRelay;
   /** Called after the commit when the batch planned deliveries, so they go out at once. */
   wakeDispatcher: () => void;
   clock: Clock;
@@ -55,14 +58,14 @@ const MAX_MESSAGE_LENGTH = 1000;
 const MAX_CLOCK_AHEAD_MS = 86_400_000;
 
 interface Ingested {
-  stored: StoredResult[];
-  alerts: AlertOutcome;
+  stored: number;
+  events: OrganizationEvent[];
   planned: number;
 }
 
-const NOTHING: Ingested = { stored: [], alerts: { fired: [], resolved: [], notices: [] }, planned: 0 };
+const NOTHING: Ingested = { stored: 0, events: [], planned: 0 };
 
-export function createIngestService({ transaction, results, partitions, evaluator, planner, events, wakeDispatcher, clock, logger }: IngestDeps) {
+export function createIngestService({ transaction, results, partitions, evaluator, planner, events, relay, wakeDispatcher, clock, logger }: IngestDeps) {
   return {
     /** Stores the batch; answers how many results were new (replays count zero). */
     async ingest(origin: ResultOrigin, batch: AgentResult[]): Promise<number> {
@@ -70,7 +73,7 @@ export function createIngestService({ transaction, results, partitions, evaluato
       if (incoming.length === 0) return 0;
       // Outside the transaction: creating a partition locks the whole table for a moment.
       await partitions.ensure(incoming.map((r) => r.checkedAt));
-      const { stored, alerts, planned } = await transaction(async (tx): Promise<Ingested> => {
+      const ingested = await transaction(async (tx): Promise<Ingested> => {
         const fresh = await results.insert(tx, incoming, origin.organizationId);
         // Taking each key out as it is matched counts a result repeated within the batch once.
         const inserted = incoming.filter((r) => fresh.delete(resultKey(r.id, r.checkedAt)));
@@ -84,15 +87,17 @@ export function createIngestService({ transaction, results, partitions, evaluato
         await results.saveStatesAndRollups(tx, states, rollupDeltas(stored));
         const alerts = await evaluator.evaluate(tx, stored);
         const planned = await planner.plan(tx, alerts.notices);
-        return { stored, alerts, planned };
+        const news = eventsOf(stored, alerts);
+        await relay.relay(tx, news);
+        return { stored: stored.length, events: news, planned };
       }).catch((err: unknown) => {
         // Another replica dropped a partition this one still counted on: look again next time.
         if (isMissingPartition(err)) partitions.forget();
         throw err;
       });
-      publish(events, stored, alerts);
-      if (planned > 0) wakeDispatcher();
-      return stored.length;
+      for (const event of ingested.events) events.publish(event);
+      if (ingested.planned > 0) wakeDispatcher();
+      return ingested.stored;
     },
   };
 
@@ -133,9 +138,11 @@ function withStatus(result: IncomingResult, { state, alerting }: LockedService):
   return { ...result, organizationId: state.organizationId, serviceName: state.name, serviceEndpoint: state.endpoint, serviceAlerting: alerting, ...applyResult(state, result) };
 }
 
-function publish(events: EventBus, stored: StoredResult[], alerts: AlertOutcome): void {
+/** The live events of a stored batch: each result, each status it changed, each alert it opened or resolved. */
+function eventsOf(stored: StoredResult[], alerts: AlertOutcome): OrganizationEvent[] {
+  const events: OrganizationEvent[] = [];
   for (const r of stored) {
-    events.publish({
+    events.push({
       type: 'check_result',
       organizationId: r.organizationId,
       data: {
@@ -151,13 +158,14 @@ function publish(events: EventBus, stored: StoredResult[], alerts: AlertOutcome)
       },
     });
     if (r.current && r.previousStatus !== r.serviceStatus) {
-      events.publish({
+      events.push({
         type: 'service_status',
         organizationId: r.organizationId,
         data: { service_id: r.serviceId, service_name: r.serviceName, status: r.serviceStatus, previous_status: r.previousStatus, changed_at: r.checkedAt.toISOString() },
       });
     }
   }
-  for (const alert of alerts.fired) events.publish({ type: 'alert_fired', organizationId: alert.organizationId, data: toAlertJson(alert) });
-  for (const alert of alerts.resolved) events.publish({ type: 'alert_resolved', organizationId: alert.organizationId, data: toAlertJson(alert) });
+  for (const alert of alerts.fired) events.push({ type: 'alert_fired', organizationId: alert.organizationId, data: toAlertJson(alert) });
+  for (const alert of alerts.resolved) events.push({ type: 'alert_resolved', organizationId: alert.organizationId, data: toAlertJson(alert) });
+  return events;
 }

@@ -1,0 +1,47 @@
+// What replicas tell each other. A message carries ids and versions only, never rows:
+// PostgreSQL caps a NOTIFY payload at 8,000 bytes, and the receiver reads what it needs.
+import { z } from 'zod';
+
+const id = z.string().min(1);
+
+export const ClusterMessageSchema = z.discriminatedUnion('k', [
+  /** A service was created, changed or deleted: agents' assignments follow it. */
+  z.object({ k: z.literal('service'), id, v: z.number().int(), removed: z.boolean() }),
+  /** Run a service's check now, on whichever agent holds it. */
+  z.object({ k: z.literal('run'), id }),
+  /** Agents of a location came or went: placement there is computed again. */
+  z.object({ k: z.literal('placement'), location: z.string() }),
+  /** Live events stored as cluster_events row `seq`, about these organizations (absent: too many to name). */
+  z.object({ k: z.literal('events'), seq: z.number().int(), orgs: z.array(id).optional() }),
+  /** An organization's alert rules changed. */
+  z.object({ k: z.literal('rules'), org: id }),
+  /** An API key was revoked: no replica may keep accepting it. */
+  z.object({ k: z.literal('key'), id }),
+  /** A registered agent was deleted or its token revoked: its streams end everywhere. */
+  z.object({ k: z.literal('agent'), id }),
+]);
+
+export type ClusterMessage = z.infer<typeof ClusterMessageSchema>;
+export type ClusterMessageKind = ClusterMessage['k'];
+
+/** A message as sent: with the replica it came from, so a replica can skip its own. */
+export interface Envelope {
+  from: string;
+  message: ClusterMessage;
+}
+
+export function encodeEnvelope(envelope: Envelope): string {
+  return JSON.stringify({ ...envelope.message, from: envelope.from });
+}
+
+export function decodeEnvelope(payload: string): Envelope | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  const from = z.object({ from: z.string() }).safeParse(raw);
+  const message = ClusterMessageSchema.safeParse(raw);
+  return from.success && message.success ? { from: from.data.from, message: message.data } : undefined;
+}

@@ -1,0 +1,60 @@
+// Live events (results, status changes, alerts) for the WebSocket clients of the other
+// replicas. The events of a transaction are stored as one cluster_events row in that
+// transaction, and the row's number goes out by NOTIFY on commit: so a batch that is stored
+// is announced, exactly once, even if this replica dies right after the commit. Each replica
+// publishes the events it made itself to its own clients directly.
+import { queryBound, type Tx } from '../db/tx.js';
+import type { Query } from '../db/pooled-sql.js';
+import type { Logger } from '../logger.js';
+import type { EventBus, OrganizationEvent } from '../features/realtime/event-bus.js';
+import type { ClusterBus } from './cluster-bus.js';
+
+/** Organizations named in one notification at most (36 bytes each, within NOTIFY's 8,000). */
+const MAX_NAMED_ORGANIZATIONS = 150;
+/** Other replicas read a row within moments; it is kept this long for slow ones. */
+const KEEP_SECONDS = 300;
+
+export interface EventRelay {
+  /** Hands `events` to the other replicas when `tx` commits. */
+  relay(tx: Tx, events: OrganizationEvent[]): Promise<void>;
+  /** Deletes rows every replica has had time to read; answers how many. */
+  prune(): Promise<number>;
+}
+
+/** One process: its own clients already have every event. */
+export const NO_RELAY: EventRelay = { relay: async () => undefined, prune: async () => 0 };
+
+export interface EventRelayDeps {
+  bus: ClusterBus;
+  query: Query;
+  /** This replica's own live events, where the relayed ones are published. */
+  events: EventBus;
+  /** Has this replica a client of the organization? Others' events are not even read. */
+  follows(organizationId: string): boolean;
+  logger: Logger;
+}
+
+export function createEventRelay({ bus, query, events, follows, logger }: EventRelayDeps): EventRelay {
+  bus.on('events', async ({ seq, orgs }) => {
+    if (orgs && !orgs.some(follows)) return;
+    const [row] = await query<{ body: OrganizationEvent[] }>('select body from cluster_events where seq = $1', [seq]);
+    if (!row) return void logger.warn({ seq }, 'relayed events were pruned before this replica read them');
+    for (const event of row.body) if (follows(event.organizationId)) events.publish(event);
+  });
+
+  return {
+    async relay(tx, batch) {
+      if (batch.length === 0) return;
+      const [row] = await queryBound<{ seq: string }>(tx, 'insert into cluster_events (body) values (?::jsonb) returning seq', [JSON.stringify(batch)]);
+      const orgs = [...new Set(batch.map((e) => e.organizationId))];
+      await bus.publish({ k: 'events', seq: Number(row!.seq), orgs: orgs.length <= MAX_NAMED_ORGANIZATIONS ? orgs : undefined }, tx);
+    },
+    async prune() {
+      const [row] = await query<{ n: number }>(
+        'with gone as (delete from cluster_events where created_at < now() - make_interval(secs => $1) returning 1) select count(*)::int as n from gone',
+        [KEEP_SECONDS],
+      );
+      return row?.n ?? 0;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// The cluster bus on PostgreSQL: NOTIFY through the pool (or inside a transaction, so that a
+// message leaves only on commit) and LISTEN on one dedicated connection. That connection can
+// drop (a failover, pg_terminate_backend, a network cut): the bus reconnects with backoff and
+// then asks its users to resynchronize, because NOTIFY keeps nothing for a listener that was away.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { queryBound, type Tx } from '../db/tx.js';
+import type { Query } from '../db/pooled-sql.js';
+import type { Logger } from '../logger.js';
+import type { ClusterBus, Handler } from './cluster-bus.js';
+import { decodeEnvelope, encodeEnvelope, type ClusterMessage, type ClusterMessageKind } from './cluster-message.js';
+
+const CHANNEL = 'outpost_cluster';
+/** PostgreSQL refuses payloads of 8,000 bytes or more. */
+const MAX_PAYLOAD_BYTES = 7_999;
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+/** A connection cut without a FIN stays silent: a probe this often finds it. */
+const PROBE_INTERVAL_MS = 5_000;
+const PROBE_TIMEOUT_MS = 3_000;
+
+export interface PostgresBusDeps {
+  url: string;
+  /** Pooled statements, for publishing outside a transaction. */
+  query: Query;
+  logger: Logger;
+}
+
+export function createPostgresBus({ url, query, logger }: PostgresBusDeps): ClusterBus {
+  const replicaId = randomUUID();
+  const handlers = new Map<ClusterMessageKind, Handler<ClusterMessageKind>[]>();
+  const resyncHandlers: (() => void | Promise<void>)[] = [];
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let attempt = 0;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let probeTimer: NodeJS.Timeout | undefined;
+  // Messages are handled one after another, in the order PostgreSQL delivered them.
+  let queue: Promise<void> = Promise.resolve();
+  const handleInOrder = (work: () => void | Promise<void>) => {
+    queue = queue.then(work).catch((err) => logger.error({ err }, 'handling a cluster message failed'));
+  };
+
+  function dispatch(payload: string): void {
+    const envelope = decodeEnvelope(payload);
+    if (!envelope) return void logger.warn({ payload: payload.slice(0, 200) }, 'ignored a malformed cluster message');
+    if (envelope.from === replicaId) return;
+    for (const handler of handlers.get(envelope.message.k) ?? []) handleInOrder(() => handler(envelope.message as never));
+  }
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: PROBE_TIMEOUT_MS, application_name: `outpost-bus-${replicaId.slice(0, 8)}` });
+    next.on('notification', (n) => n.channel === CHANNEL && n.payload && dispatch(n.payload));
+    next.on('error', (err) => lost(next, err));
+    next.on('end', () => lost(next, new Error('the listening connection ended')));
+    try {
+      await next.connect();
+      await next.query(`listen ${CHANNEL}`);
+    } catch (err) {
+      await next.end().catch(() => undefined);
+      throw err;
+    }
+    if (stopped) return void (await next.end().catch(() => undefined));
+    client = next;
+  }
+
+  function lost(which: pg.Client, err: unknown): void {
+    if (client !== which) return;
+    client = undefined;
+    which.end().catch(() => undefined);
+    if (stopped) return;
+    logger.warn({ err }, 'the cluster bus lost its PostgreSQL connection; reconnecting');
+    scheduleReconnect();
+  }
+
+  function scheduleReconnect(): void {
+    const backoff = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** attempt++);
+    reconnectTimer = setTimeout(() => {
+      connect()
+        .then(() => {
+          if (stopped) return;
+          attempt = 0;
+          logger.info('the cluster bus is listening again; resynchronizing');
+          for (const resync of resyncHandlers) handleInOrder(resync);
+        })
+        .catch((err) => {
+          if (stopped) return;
+          logger.warn({ err }, 'the cluster bus could not reconnect yet');
+          scheduleReconnect();
+        });
+    }, backoff * (0.5 + Math.random() / 2));
+  }
+
+  async function probe(): Promise<void> {
+    const current = client;
+    if (!current) return;
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the listening connection did not answer')), PROBE_TIMEOUT_MS).unref());
+    try {
+      await Promise.race([current.query('select 1'), timeout]);
+    } catch (err) {
+      lost(current, err);
+    }
+  }
+
+  const notifySql = (placeholder: string) => `select pg_notify('${CHANNEL}', ${placeholder})`;
+  const encode = (message: ClusterMessage) => {
+    const payload = encodeEnvelope({ from: replicaId, message });
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`cluster message ${message.k} is too large for NOTIFY`);
+    return payload;
+  };
+
+  return {
+    replicaId,
+    async publish(message, tx) {
+      const payload = encode(message);
+      if (tx) await queryBound(tx, notifySql('?'), [payload]);
+      else await query(notifySql('$1'), [payload]);
+    },
+    on(kind, handler) {
+      handlers.set(kind, [...(handlers.get(kind) ?? []), handler as unknown as Handler<ClusterMessageKind>]);
+    },
+    onResync(handler) {
+      resyncHandlers.push(handler);
+    },
+    async start() {
+      await connect();
+      probeTimer = setInterval(() => void probe(), PROBE_INTERVAL_MS);
+      probeTimer.unref();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(reconnectTimer);
+      clearInterval(probeTimer);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => undefined);
+      await queue;
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Makes the replicas behave as one: what changes on this replica reaches the others through
+// the cluster bus, and what they announce reaches this replica's agents, caches and streams.
+// After the bus missed messages (its connection dropped), the caches are emptied and every
+// assignment is read again, instead of trusting what memory holds.
+import type { Logger } from '../logger.js';
+import type { AssignmentHub } from '../features/agents/assignment-hub.js';
+import type { RuleCache } from '../features/alerting/rule-cache.js';
+import type { VerifiedKeys } from '../features/api-keys/verified-keys.js';
+import type { ServiceRecord } from '../features/services/service.entity.js';
+import type { ServiceChangeListener } from '../features/services/services.service.js';
+import type { ClusterBus } from './cluster-bus.js';
+import type { ClusterMessage } from './cluster-message.js';
+
+export interface ReplicationDeps {
+  bus: ClusterBus;
+  hub: AssignmentHub;
+  findService(serviceId: string): Promise<ServiceRecord | null>;
+  ruleCache: RuleCache;
+  verifiedKeys: VerifiedKeys;
+  /** Ends this replica's streams of a registered agent. */
+  disconnectAgent(agentId: string): void;
+  logger: Logger;
+}
+
+export interface Replication {
+  /** Service changes for this replica's agents and every other replica's. */
+  serviceChanges: ServiceChangeListener;
+  rulesChanged(organizationId: string): Promise<void>;
+  apiKeyRevoked(keyId: string): Promise<void>;
+  agentRevoked(agentId: string): Promise<void>;
+}
+
+export function replicate({ bus, hub, findService, ruleCache, verifiedKeys, disconnectAgent, logger }: ReplicationDeps): Replication {
+  bus.on('service', async ({ id, v, removed }) => {
+    const service = removed ? null : await findService(id);
+    if (service) hub.serviceUpserted(service);
+    // Not found: deleted since; its own removal message follows.
+    else if (removed) hub.serviceRemoved(id, v);
+  });
+  bus.on('run', ({ id }) => hub.runNow(id));
+  bus.on('placement', ({ location }) => hub.placementChanged(location));
+  bus.on('rules', ({ org }) => ruleCache.invalidate(org));
+  bus.on('key', ({ id }) => verifiedKeys.forget(id));
+  bus.on('agent', ({ id }) => disconnectAgent(id));
+  bus.onResync(async () => {
+    ruleCache.clear();
+    verifiedKeys.clear();
+    await hub.refresh({ everything: true });
+  });
+
+  // Service changes are announced after their commit; one lost here is corrected by the
+  // replicas' periodic full refresh, so it is logged rather than failing the request.
+  const tell = (message: ClusterMessage) => void bus.publish(message).catch((err) => logger.warn({ err, kind: message.k }, 'telling the other replicas failed'));
+
+  return {
+    serviceChanges: {
+      serviceUpserted(service) {
+        hub.serviceUpserted(service);
+        tell({ k: 'service', id: service.id, v: service.configVersion, removed: false });
+      },
+      serviceRemoved(service) {
+        const version = service.configVersion + 1;
+        hub.serviceRemoved(service.id, version);
+        tell({ k: 'service', id: service.id, v: version, removed: true });
+      },
+      runNow(service) {
+        hub.runNow(service.id);
+        tell({ k: 'run', id: service.id });
+      },
+    },
+    // These must hold everywhere before the request that made them is answered.
+    async rulesChanged(organizationId) {
+      ruleCache.invalidate(organizationId);
+      await bus.publish({ k: 'rules', org: organizationId });
+    },
+    async apiKeyRevoked(keyId) {
+      verifiedKeys.forget(keyId);
+      await bus.publish({ k: 'key', id: keyId });
+    },
+    async agentRevoked(agentId) {
+      disconnectAgent(agentId);
+      await bus.publish({ k: 'agent', id: agentId });
+    },
+  };
+}
