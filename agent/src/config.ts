@@ -2,11 +2,12 @@
 // Parsed once; nothing else in the agent reads process.env.
 import { z } from 'zod';
 import { parseHostPort } from '../../shared/src/endpoints.js';
+import { isServerList } from './control/servers.js';
 
 const RunConfigSchema = z.object({
   server: z
     .string({ message: 'is required (--server HOST:PORT or OUTPOST_SERVER)' })
-    .refine((v) => parseHostPort(v) !== null, 'must be HOST:PORT'),
+    .refine(isServerList, 'must be HOST:PORT, or several separated by commas'),
   token: z.string({ message: 'is required (--token or OUTPOST_TOKEN)' }).min(1, 'must not be empty'),
   location: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/i, 'must be 1-63 letters, digits, dots, dashes or underscores').default('default'),
   dataDir: z.string().min(1).default('./data/agent'),

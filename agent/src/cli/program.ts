@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { AgentConfigError } from '../config.js';
 import { AGENT_VERSION } from '../version.js';
-import { parseHostPort } from '../../../shared/src/endpoints.js';
+import { isServerList } from '../control/servers.js';
 import { UsageError } from './usage-error.js';
 
 // Each command's module is loaded when that command runs: `run` never loads what `check` or
@@ -18,7 +18,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   program
     .command('run')
     .description('connect to the control plane and run the checks of this location')
-    .option('--server <host:port>', 'control plane gRPC address (OUTPOST_SERVER)')
+    .option('--server <host:port>', 'control plane gRPC address, or several replicas separated by commas (OUTPOST_SERVER)')
     .option('--token <token>', 'agent token (OUTPOST_TOKEN)')
     .option('--location <name>', 'location this agent checks from (OUTPOST_LOCATION)')
     .option('--data-dir <dir>', 'where the agent keeps its id and undelivered results (OUTPOST_DATA_DIR)')
@@ -36,7 +36,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   program
     .command('install')
     .description('install this agent as a systemd service (unit, environment file with the token, data directory)')
-    .requiredOption('--server <host:port>', 'control plane gRPC address')
+    .requiredOption('--server <host:port>', 'control plane gRPC address, or several replicas separated by commas')
     .requiredOption('--token <token>', 'agent token')
     .requiredOption('--location <name>', 'location this agent checks from')
     .option('--data-dir <dir>', 'data directory', '/var/lib/outpost-agent')
@@ -47,7 +47,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .action(async (flags) => {
       const location = String(flags.location);
       if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/i.test(location)) throw new UsageError('--location must be 1-63 letters, digits, dots, dashes or underscores');
-      if (!parseHostPort(String(flags.server))) throw new UsageError('--server must be HOST:PORT');
+      if (!isServerList(String(flags.server))) throw new UsageError('--server must be HOST:PORT, or several separated by commas');
       const { install } = await import('./install-command.js');
       exitCode = install(flags, (line) => process.stdout.write(`${line}\n`));
     });

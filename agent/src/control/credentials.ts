@@ -5,8 +5,10 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
+import { splitServers } from './servers.js';
 
 export interface TransportOptions {
+  /** HOST:PORT, or several separated by commas. */
   server: string;
   caFile?: string;
   certFile?: string;
@@ -21,9 +23,9 @@ export function isLoopback(host: string): boolean {
 }
 
 export function channelCredentials(o: TransportOptions): { credentials: ChannelCredentials; tls: boolean } {
-  const host = parseHostPort(o.server)?.host ?? '';
+  const allLoopback = splitServers(o.server).every((s) => isLoopback(parseHostPort(s)?.host ?? ''));
   const wantsTls = Boolean(o.caFile || o.certFile);
-  if (o.insecure || (!wantsTls && isLoopback(host))) return { credentials: credentials.createInsecure(), tls: false };
+  if (o.insecure || (!wantsTls && allLoopback)) return { credentials: credentials.createInsecure(), tls: false };
   return {
     credentials: credentials.createSsl(
       o.caFile ? readFileSync(o.caFile) : null,

@@ -15,9 +15,9 @@ describe('connection', () => {
   let messages: ControlMessage[];
   let fatal: string[];
 
-  const connect = (options: { token?: string; welcomeTimeoutMs?: number; random?: () => number } = {}) => {
+  const connect = (options: { token?: string; welcomeTimeoutMs?: number; random?: () => number; server?: string } = {}) => {
     const connection = createConnection({
-      server: cp.address,
+      server: options.server ?? cp.address,
       hello: () => hello(options.token),
       logger: pino({ level: 'silent' }),
       backoff: createBackoff({ baseMs: 20, maxMs: 100, random: options.random }),
@@ -75,6 +75,21 @@ describe('connection', () => {
       expect(cp.hellos.length).to.be.at.least(2);
       expect(events.at(-1)).to.equal('welcome 7');
       expect(fatal).to.deep.equal([]);
+    });
+
+    it('moves to the next control plane of a list when its replica dies, and sends a new hello there', async () => {
+      const other = await startFakeControlPlane({ heartbeatIntervalSeconds: 9 });
+      try {
+        const connection = connect({ server: `${cp.address}, ${other.address}` });
+        await poll(() => connection.isConnected(), { what: 'the welcome of the first' });
+        expect(other.hellos).to.deep.equal([]);
+        await cp.stop();
+        await poll(() => other.hellos.length === 1 && connection.isConnected(), { what: 'the welcome of the second', timeoutMs: 15_000 });
+        expect(events).to.deep.equal(['welcome 7', 'disconnected', 'welcome 9']);
+      } finally {
+        for (const c of connections.splice(0)) c.stop();
+        await other.stop();
+      }
     });
 
     it('stops for good with a clear reason when the token is refused', async () => {

@@ -1,0 +1,24 @@
+import { expect } from 'chai';
+import { AgentConfigError, loadRunConfig } from '../../../agent/src/config.js';
+import { channelCredentials } from '../../../agent/src/control/credentials.js';
+
+describe('agent run configuration', () => {
+  const withServer = (server: string) => loadRunConfig({ server, token: 't' }, {});
+
+  it('takes one control plane or several replicas separated by commas', () => {
+    expect(withServer('cp.example:9090').server).to.equal('cp.example:9090');
+    expect(withServer('cp-a:9090, cp-b:9090,[::1]:9091').server).to.equal('cp-a:9090, cp-b:9090,[::1]:9091');
+    expect(loadRunConfig({ token: 't' }, { OUTPOST_SERVER: 'cp-a:9090,cp-b:9090' }).server).to.equal('cp-a:9090,cp-b:9090');
+  });
+
+  it('refuses a list with an address that is not HOST:PORT, naming the option', () => {
+    for (const bad of ['cp-a:9090,cp-b', ',', 'cp-a:9090,,:1']) {
+      expect(() => withServer(bad), bad).to.throw(AgentConfigError, /--server: must be HOST:PORT, or several separated by commas/);
+    }
+  });
+
+  it('goes plaintext only when every replica is on loopback', () => {
+    expect(channelCredentials({ server: '127.0.0.1:1,localhost:2' }).tls).to.equal(false);
+    expect(channelCredentials({ server: '127.0.0.1:1,cp.example:2' }).tls).to.equal(true);
+  });
+});
