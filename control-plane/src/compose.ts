@@ -31,6 +31,7 @@ import { createAccountsRepository } from './features/auth/accounts.repository.js
 import { createAuthService } from './features/auth/auth.service.js';
 import { createLoginLimiter } from './features/auth/login-limiter.js';
 import { memoryRateLimiters, postgresRateLimiters } from './limits/rate-limiter.js';
+import { sharedCounterLimiter } from './limits/shared-counter-limiter.js';
 import { createPasswordHasher } from './features/auth/password-hasher.js';
 import { createProfileRepository } from './features/auth/profile.repository.js';
 import { createProfileService } from './features/auth/profile.service.js';
@@ -218,9 +219,11 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     pingDatabase: db.ping,
     trustedProxies: config.http.trustedProxies,
     webDir: config.webDir ?? defaultWebDir(),
-    // Counted in memory, per replica: a database write per request would cost more than the
-    // requests it limits. Logins and registrations are rare and costly, so they share theirs.
-    apiLimiter: config.limits.api && memoryRateLimiters()('api', config.limits.api),
+    // Shared by the replicas through counts batched to PostgreSQL (a write per request would
+    // cost more than the requests it limits); one process counts in memory, exactly.
+    apiLimiter:
+      config.limits.api &&
+      (db.embedded ? memoryRateLimiters()('api', config.limits.api) : sharedCounterLimiter(sql.query, 'api-shared', config.limits.api, logger.child({ component: 'rate-limit' }))),
   };
 
   /** Secrets of the first format depend on the JWT secret; moved onto the data key at start. */

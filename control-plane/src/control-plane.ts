@@ -16,6 +16,8 @@ export interface RunningControlPlane {
   httpPort: number;
   grpcPort: number;
   agentToken: string;
+  /** This replica's id among the replicas on one database. */
+  replicaId: string;
   /** Runs due escalation steps now (tests move the clock first). */
   runEscalations(): Promise<number>;
   /** Runs one round of partition upkeep and retention now (tests). */
@@ -74,6 +76,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     httpPort,
     grpcPort: grpc.port,
     agentToken: secrets.agentToken,
+    replicaId: parts.cluster.replicaId,
     runEscalations: () => parts.escalationJob.runOnce(),
     runRetention: () => parts.retentionJob.runOnce(),
     async stop() {
