@@ -45,7 +45,7 @@ export function createEventRelay({ bus, query, events, follows, logger }: EventR
   return {
     async relay(tx, batch) {
       if (batch.length === 0) return;
-      const [row] = await queryBound<{ seq: string }>(tx, 'insert into cluster_events (body) values (?::jsonb) returning seq', [JSON.stringify(batch)]);
+      const [row] = await queryBound<{ seq: string }>(tx, 'insert into cluster_events (body) values (?::json) returning seq', [JSON.stringify(batch)]);
       const orgs = [...new Set(batch.map((e) => e.organizationId))];
       await bus.publish({ k: 'events', seq: Number(row!.seq), orgs: orgs.length <= MAX_NAMED_ORGANIZATIONS ? orgs : undefined }, tx);
     },

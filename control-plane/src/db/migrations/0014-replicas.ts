@@ -28,7 +28,7 @@ export class Migration0014Replicas extends Migration {
       create unlogged table cluster_events (
         seq bigserial primary key,
         created_at timestamptz not null default now(),
-        body jsonb not null
+        body json not null
       );
       alter table agents drop column connected;
     `);
