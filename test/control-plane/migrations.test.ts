@@ -97,6 +97,20 @@ describe('migrations', () => {
     });
   });
 
+  it('apply once when several replicas start together on a fresh database', async function () {
+    if (!process.env.TEST_DATABASE_URL) this.skip(); // replicas need a PostgreSQL server
+    this.timeout(60_000);
+    await withFreshDatabase(async (url) => {
+      const replicas = await Promise.all([1, 2, 3].map(() => openDatabase({ url, embeddedDataDir: null, poolSize: 2, logger })));
+      try {
+        const applied = await replicas[0]!.em().execute<{ name: string }[]>('select name from mikro_orm_migrations order by id');
+        expect(applied.map((m) => m.name)).to.deep.equal(MIGRATIONS.map((m) => m.name));
+      } finally {
+        await Promise.all(replicas.map((db) => db.close()));
+      }
+    });
+  });
+
   it('moves existing raw results into day partitions and builds their rollups (0006)', async function () {
     this.timeout(60_000);
     await upgradedFrom(

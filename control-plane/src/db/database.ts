@@ -3,6 +3,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { BoundPostgreSqlDriver } from './bound-postgresql-driver.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
@@ -12,6 +13,8 @@ import type { Tx } from './tx.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const ACQUIRE_TIMEOUT_MS = 10_000;
+/** The advisory lock replicas take to migrate one at a time (any fixed number; "outpost"). */
+const MIGRATION_LOCK = 0x6f7574706f7374;
 
 export interface DatabaseOptions {
   /** A postgres:// URL; when absent the embedded database is started. */
@@ -74,7 +77,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       allowGlobalContext: false,
       debug: false,
     });
-    await orm.getMigrator().up();
+    // Replicas started together (a fresh Kubernetes install) migrate one after another; the
+    // later ones find nothing left to do. The embedded database has one process anyway.
+    await (embedded ? orm.getMigrator().up() : oneAtATime(url, () => orm.getMigrator().up()));
   } catch (err) {
     await embedded?.stop();
     throw err;
@@ -92,4 +97,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await embedded?.stop();
     },
   };
+}
+
+/** Runs `work` holding the migration lock, on a connection of its own outside the ORM's pool. */
+async function oneAtATime(url: string, work: () => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await work();
+  } finally {
+    // Ending the session releases the lock, also when unlocking failed.
+    await client.end().catch(() => undefined);
+  }
 }
