@@ -3,7 +3,8 @@
 // replica: services are checked by exactly one agent, every client sees each result of its
 // organization once, run-now works through any replica, and after `kill -9` of a replica
 // the agents reconnect, every service keeps being checked, and no result is lost or doubled
-// (counted against the connections the target accepted) nor any alert opened twice.
+// (counted against the connections the target accepted) nor any alert opened twice; an agent
+// that knew only the dead replica shows offline once that replica's lease has run out.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -170,6 +171,12 @@ describe('e2e: three replicas behind HAProxy', function () {
         extra: ['--status-addr', `127.0.0.1:${statusPort}`],
       }));
     }
+    // A registered agent of another location that knows only the replica about to be killed.
+    const registered = (await lb.post('/agents', { name: 'r1-only', location: `${location}-solo` }, user.token)).body;
+    agents.push(startAgentProcess({ server: `127.0.0.1:${r1.grpc}`, token: registered.token, location: registered.location, dataDir: tempDir('solo') }));
+    const statusOf = async (id: string) => ((await lb.get('/agents', user.token)).body as { id: string; status: string }[]).find((a) => a.id === id)?.status;
+    await poll(async () => (await statusOf(registered.id)) === 'online', { what: 'the registered agent online', timeoutMs: 60_000 });
+
     const sessions = () => sql<{ agent_id: string; replica_id: string }>('select agent_id, replica_id from agent_sessions where location = $1', [location]);
     await poll(async () => new Set((await sessions()).map((s) => s.replica_id)).size === 2, { what: 'both agents online, on two replicas', timeoutMs: 60_000 });
 
@@ -217,12 +224,14 @@ describe('e2e: three replicas behind HAProxy', function () {
       timeoutMs: 30_000,
     });
     console.log(`      replicas: both agents connected again ${Date.now() - killedAt} ms after kill -9 of a replica`);
+    await poll(async () => (await statusOf(registered.id)) === 'offline', { what: "the dead replica's agent offline once its lease ran out", timeoutMs: 20_000 });
+    console.log(`      replicas: the agent left on the dead replica shown offline ${Date.now() - killedAt} ms after the kill`);
     const checkedAfterKill = async () => new Set((await resultsOf(ids)).filter((r) => r.checked_at.getTime() > killedAt + 1_000).map((r) => r.service_id)).size;
     await poll(async () => (await checkedAfterKill()) === SERVICES, { what: 'every service checked again after the kill', timeoutMs: 30_000 });
     console.log(`      replicas: every service checked again ${Date.now() - killedAt} ms after the kill`);
 
     // Stop the agents gracefully (they deliver what they hold), then count.
-    for (const agent of agents) expect(await agent.kill('SIGTERM'), 'a graceful agent stop exits 0').to.equal(0);
+    for (const agent of agents.slice(0, 2)) expect(await agent.kill('SIGTERM'), 'a graceful agent stop exits 0').to.equal(0);
     const expected = target.accepted();
     // Every service on the target is counted, the hourly one too (checked again wherever it moves).
     const stored = await resultsOf([...ids, quiet.id]);
