@@ -215,6 +215,21 @@ describe('assignment hub', () => {
       expect(one.onlineAgents()).to.equal(0);
     });
 
+    it('ends the stream of an agent it could not record, so that the agent dials again', async () => {
+      const broken = createAssignmentHub({
+        listForLocation: async () => table,
+        toAssignment: (s) => ({ serviceId: s.id, version: s.configVersion, checkType: s.checkType, endpoint: s.endpoint, intervalSeconds: s.checkIntervalSeconds, timeoutSeconds: s.timeoutSeconds, options: s.options }),
+        sessions: { ...sessions.forReplica('one'), claim: async () => Promise.reject(new Error('database away')) },
+        announce: async () => undefined,
+        logger: createLogger('silent'),
+      });
+      const a = new FakeSession('a');
+      await broken.join(a);
+      expect(a.ended).to.be.a('string');
+      expect(a.messages).to.deep.equal([]);
+      expect(broken.onlineAgents()).to.equal(0);
+    });
+
     it('reads every assignment again when asked for everything (missed messages)', async () => {
       const one = hub('one');
       const a = new FakeSession('a');

@@ -125,9 +125,15 @@ export function createAssignmentHub({ listForLocation, toAssignment, sessions: s
     join(session) {
       return enqueue(async () => {
         const state: SessionState = { session, held: new Map() };
-        await store.claim(session);
+        try {
+          await store.claim(session);
+        } catch (err) {
+          // Unrecorded, it would get no services; it dials again (with backoff) instead.
+          logger.warn({ err, agentId: session.agentId }, 'could not record an agent session');
+          return session.end('the control plane could not record this agent; try again');
+        }
         sessions.set(session.sessionId, state);
-        await announce(session.location);
+        await announce(session.location).catch((err) => logger.warn({ err }, 'could not tell the other replicas about an agent'));
         await rebalance(session.location, state);
         logger.info({ agentId: session.agentId, location: session.location, assignments: state.held.size }, 'agent joined');
       });
@@ -137,7 +143,7 @@ export function createAssignmentHub({ listForLocation, toAssignment, sessions: s
         if (!sessions.delete(session.sessionId)) return;
         logger.info({ agentId: session.agentId, location: session.location }, 'agent left');
         await store.release(session.sessionId);
-        await announce(session.location);
+        await announce(session.location).catch((err) => logger.warn({ err }, 'could not tell the other replicas about an agent'));
         await rebalance(session.location);
       });
     },
