@@ -1,6 +1,6 @@
-// `npm run bench`: runs every benchmark of issue 13's table one after another (the machine has
-// two cores; two benchmarks at once would measure each other) at the quick size, or at full
-// size with `--full`, and prints one table of figures, references and ratios.
+// `npm run bench`: runs every benchmark of issue 13's table, and issue 14's replicas, one after
+// another (the machine has two cores; two benchmarks at once would measure each other) at the
+// quick size, or at full size with `--full`, and prints one table of figures, references and ratios.
 //
 //   npm run bench [-- --full] [-- --only P3,P4]
 import { spawnSync } from 'node:child_process';
@@ -24,6 +24,8 @@ const BENCHMARKS: Benchmark[] = [
   { goal: 'P7', script: 'history-at-scale.ts' },
   { goal: 'P8', script: 'storage-bytes.ts' },
   { goal: 'P9', script: 'embedded-memory.ts' },
+  // Issue 14: one, two and three replicas (needs TEST_DATABASE_URL).
+  { goal: 'R', script: 'replicas.ts' },
 ];
 
 const full = process.argv.includes('--full');
