@@ -172,13 +172,18 @@ describe('assignment hub', () => {
   });
 
   describe('several replicas', () => {
-    it('splits a location between agents connected to different replicas, each service to exactly one', async () => {
+    const agentOnEachOfTwoReplicas = async () => {
       const [one, two] = [hub('one'), hub('two')];
       const a = new FakeSession('a');
       const b = new FakeSession('b');
       await one.join(a);
       await two.join(b);
       await settled();
+      return { one, two, a, b };
+    };
+
+    it('splits a location between agents connected to different replicas, each service to exactly one', async () => {
+      const { one, two, a, b } = await agentOnEachOfTwoReplicas();
       const [ha, hb] = [a.held(), b.held()];
       expect(ha.size + hb.size).to.equal(40);
       expect([...ha].filter((id) => hb.has(id))).to.deep.equal([]);
@@ -192,12 +197,7 @@ describe('assignment hub', () => {
     });
 
     it("moves a dead replica's services to the agents of the others once its lease is gone", async () => {
-      const [one, two] = [hub('one'), hub('two')];
-      const a = new FakeSession('a');
-      const b = new FakeSession('b');
-      await one.join(a);
-      await two.join(b);
-      await settled();
+      const { one, a } = await agentOnEachOfTwoReplicas();
       sessions.alive.delete('two');
       await one.refresh();
       expect(a.held().size).to.equal(40);
