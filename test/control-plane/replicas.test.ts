@@ -143,20 +143,42 @@ describe('replicas on one PostgreSQL', function () {
     expect((await b.api.get('/services', key.key)).status).to.equal(401);
   });
 
+  const busOf = async (cp: TestControlPlane) => {
+    const names = await sql<{ application_name: string; pid: number }>(`select application_name, pid from pg_stat_activity where application_name like 'outpost-bus-%'`);
+    return names.filter((n) => n.application_name === `outpost-bus-${cp.running.replicaId.slice(0, 8)}`).map((n) => n.pid);
+  };
+  /** Cuts the replica's listening connection from PostgreSQL's side; answers when it is back. */
+  const cutBus = async (cp: TestControlPlane) => {
+    const [before] = await busOf(cp);
+    expect(before, "the replica's listening connection").to.be.a('number');
+    await sql('select pg_terminate_backend($1)', [before]);
+    return () => poll(async () => (await busOf(cp)).some((pid) => pid !== before), { what: 'the bus listening again', timeoutMs: 10_000 });
+  };
+
   it('catches up after its bus connection is cut: what it missed reaches its agents', async () => {
     const where = location();
     const agent = await agentOn(b, where);
-    const busOf = async (cp: TestControlPlane) => {
-      const names = await sql<{ application_name: string; pid: number }>(`select application_name, pid from pg_stat_activity where application_name like 'outpost-bus-%'`);
-      return names.filter((n) => n.application_name === `outpost-bus-${cp.running.replicaId.slice(0, 8)}`).map((n) => n.pid);
-    };
-    const [before] = await busOf(b);
-    expect(before, "the replica's listening connection").to.be.a('number');
-    await sql('select pg_terminate_backend($1)', [before]);
+    const listening = await cutBus(b);
     // Made while the other replica is (most likely) still reconnecting: its notification is lost.
     const service = await createService(a, where);
-    await poll(async () => (await busOf(b)).some((pid) => pid !== before), { what: 'the bus listening again', timeoutMs: 10_000 });
+    await listening();
     await poll(() => agent.held.has(service.id), { what: 'the missed service after the resync', timeoutMs: 5_000 });
+  });
+
+  it('catches up after its bus connection is cut: its WebSocket clients get the results they missed, once', async () => {
+    const where = location();
+    const agent = await agentOn(a, where);
+    const service = await createService(a, where);
+    const feed = await openFeed(b, user.token);
+    feeds.push(feed);
+    const listening = await cutBus(b);
+    const sent = [randomUUID(), randomUUID(), randomUUID()];
+    for (const id of sent) await agent.sendResults([{ id, serviceId: service.id }]);
+    await listening();
+    const seen = () => feed.messages.filter((m) => m.type === 'check_result').map((m) => String(m.data.id));
+    await poll(() => sent.every((id) => seen().includes(id)), { what: 'the results stored during the cut', timeoutMs: 5_000 });
+    await delay(SETTLE_MS);
+    expect(seen()).to.deep.equal(sent);
   });
 
   describe('the API rate limit', () => {

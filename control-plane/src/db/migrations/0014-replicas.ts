@@ -5,7 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
  * every few seconds; each open agent stream is a session owned by a replica, and an agent is
  * online while its session's replica holds its lease, so a dead replica leaves no agent online.
  * Live events for WebSocket clients on other replicas wait in cluster_events for a few minutes
- * (NOTIFY carries only their sequence number); unlogged, since a crash ends those clients' streams anyway.
+ * (NOTIFY carries only their sequence number; a replica whose bus reconnects reads what it
+ * missed); unlogged, since a crash ends those clients' streams anyway.
  */
 export class Migration0014Replicas extends Migration {
   override async up(): Promise<void> {
@@ -27,6 +28,7 @@ export class Migration0014Replicas extends Migration {
       create index agent_sessions_replica on agent_sessions (replica_id);
       create unlogged table cluster_events (
         seq bigserial primary key,
+        origin uuid not null,
         created_at timestamptz not null default now(),
         body json not null
       );
