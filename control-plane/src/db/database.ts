@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   url: string | undefined;
   /** Where the embedded database persists; null keeps it in memory (tests). */
   embeddedDataDir: string | null;
+  /** The embedded database's initialised template; absent: the build's. */
+  embeddedTemplateDir?: string;
   poolSize: number;
   logger: Logger;
 }
@@ -39,9 +41,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let embedded: EmbeddedPostgres | undefined;
   let url = options.url;
   if (!url) {
-    embedded = await startEmbeddedPostgres(options.embeddedDataDir);
+    embedded = await startEmbeddedPostgres(options.embeddedDataDir, { templateDir: options.embeddedTemplateDir });
     url = embedded.url;
-    options.logger.info({ dataDir: options.embeddedDataDir ?? 'memory' }, 'started the embedded database');
+    const dataDir = options.embeddedDataDir ?? 'memory';
+    if (embedded.templateSkipped) {
+      options.logger.warn({ dataDir, reason: embedded.templateSkipped }, 'initialised the embedded database with initdb, which holds hundreds of MB more until a restart: run `npm run build` to make its template');
+    }
+    options.logger.info({ dataDir, initialisedFrom: embedded.initialisedFrom }, 'started the embedded database');
   }
   let orm: MikroORM;
   try {
