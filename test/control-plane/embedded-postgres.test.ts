@@ -95,9 +95,10 @@ describe('embedded database', () => {
       writeFileSync(path.join(other, 'manifest.json'), JSON.stringify({ pglite: '0.0.1' }));
       const lookup = await readTemplate(other);
       expect(lookup).to.deep.equal({ found: false, reason: `the template was made by PGlite 0.0.1, this is PGlite ${await installedPgliteVersion()}` });
-      const db = await startEmbeddedPostgres(null, { templateDir: other });
+      const db = await startEmbeddedPostgres(path.join(scratch, 'data-initdb'), { templateDir: other });
       try {
         expect(db.initialisedFrom).to.equal('initdb');
+        expect(db.templateSkipped).to.equal(lookup.found ? undefined : lookup.reason);
         expect(await query(db.url, 'select 1 as one')).to.deep.equal([{ one: 1 }]);
       } finally {
         await db.stop();

@@ -1,6 +1,6 @@
 // The embedded database: PGlite (PostgreSQL compiled to WebAssembly) served on a loopback
 // socket, so the ordinary driver, MikroORM and the same migrations work unchanged.
-import { existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
@@ -17,7 +17,7 @@ export interface EmbeddedPostgres {
 }
 
 export interface EmbeddedOptions {
-  /** Where the initialised data folder's template is; absent: the build's (dist/pglite-template). */
+  /** Where the initialised data folder's template is, for a first start on disk; absent: the build's (dist/pglite-template). */
   templateDir?: string;
 }
 
@@ -28,26 +28,36 @@ export interface EmbeddedOptions {
  */
 const SETTINGS: Record<string, string> = { shared_buffers: '16MB', wal_buffers: '1MB', temp_buffers: '2MB', max_connections: '10' };
 
+/** Copies the template's data folder to `dir`, which appears only once it is complete. */
+function copyDataFolder(template: string, dir: string): void {
+  const aside = `${dir}.${process.pid}.tmp`;
+  rmSync(aside, { recursive: true, force: true });
+  cpSync(template, aside, { recursive: true });
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(aside, dir);
+}
+
 /** Starts PGlite persisted under `dataDir` (or in memory when dataDir is null). */
 export async function startEmbeddedPostgres(dataDir: string | null, embeddedOptions: EmbeddedOptions = {}): Promise<EmbeddedPostgres> {
   // V8's optimising tier would compile a second copy of PostgreSQL's hot code (about 40 MB
   // resident) for no gain measured on the control plane's queries; set before PGlite compiles.
   v8.setFlagsFromString('--liftoff-only');
   const options: PGliteOptions = { startParams: [...PGlite.defaultStartParams, ...Object.entries(SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])] };
-  const dir = dataDir ? path.resolve(dataDir, 'pgdata') : undefined;
-  let initialisedFrom: EmbeddedPostgres['initialisedFrom'] = 'existing';
+  let initialisedFrom: EmbeddedPostgres['initialisedFrom'] = 'initdb';
   let templateSkipped: string | undefined;
-  if (!dir || !existsSync(path.join(dir, 'PG_VERSION'))) {
-    const template = await readTemplate(embeddedOptions.templateDir ?? defaultTemplateDir());
-    if (template.found) {
-      options.loadDataDir = template.tarball;
-      initialisedFrom = 'template';
-    } else {
-      initialisedFrom = 'initdb';
-      templateSkipped = template.reason;
+  if (dataDir) {
+    const dir = path.resolve(dataDir, 'pgdata');
+    if (existsSync(path.join(dir, 'PG_VERSION'))) {
+      initialisedFrom = 'existing';
+    } else if (!existsSync(dir) || readdirSync(dir).length === 0) {
+      const template = await readTemplate(embeddedOptions.templateDir ?? defaultTemplateDir());
+      if (template.found) {
+        copyDataFolder(template.dataFolder, dir);
+        initialisedFrom = 'template';
+      } else {
+        templateSkipped = template.reason;
+      }
     }
-  }
-  if (dir) {
     mkdirSync(dir, { recursive: true });
     options.dataDir = dir;
   }
