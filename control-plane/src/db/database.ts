@@ -5,7 +5,7 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logger.js';
 import { BoundPostgreSqlDriver } from './bound-postgresql-driver.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
+import type { EmbeddedPostgres } from './embedded-postgres.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Tx } from './tx.js';
@@ -41,6 +41,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let embedded: EmbeddedPostgres | undefined;
   let url = options.url;
   if (!url) {
+    // PGlite (half a megabyte of JavaScript besides its WebAssembly) only when it runs.
+    const { startEmbeddedPostgres } = await import('./embedded-postgres.js');
     embedded = await startEmbeddedPostgres(options.embeddedDataDir, { templateDir: options.embeddedTemplateDir });
     url = embedded.url;
     const dataDir = options.embeddedDataDir ?? 'memory';
