@@ -20,6 +20,8 @@ const STEADY_SECONDS = fullSize ? 120 : 10;
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const server = new URL(process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const database = 'outpost_bench_memory';
+/** The node options of package.json's start script. */
+const NODE_OPTIONS = ['--max-semi-space-size=4'];
 
 interface Memory {
   startPeakMb: number;
@@ -56,7 +58,7 @@ try {
 /** Starts the built control plane with `env`, samples its memory, and stops it. */
 async function measure(env: Record<string, string>): Promise<Memory> {
   const [port, grpcPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['dist/control-plane/src/main.js'], {
+  const child = spawn(process.execPath, [...NODE_OPTIONS, 'dist/control-plane/src/main.js'], {
     cwd: root,
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), GRPC_PORT: String(grpcPort), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -6,7 +6,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { BoundPostgreSqlDriver } from './bound-postgresql-driver.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
+import type { EmbeddedPostgres } from './embedded-postgres.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Tx } from './tx.js';
@@ -21,6 +21,8 @@ export interface DatabaseOptions {
   url: string | undefined;
   /** Where the embedded database persists; null keeps it in memory (tests). */
   embeddedDataDir: string | null;
+  /** The embedded database's initialised template; absent: the build's. */
+  embeddedTemplateDir?: string;
   poolSize: number;
   logger: Logger;
 }
@@ -42,9 +44,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let embedded: EmbeddedPostgres | undefined;
   let url = options.url;
   if (!url) {
-    embedded = await startEmbeddedPostgres(options.embeddedDataDir);
+    // PGlite (half a megabyte of JavaScript besides its WebAssembly) only when it runs.
+    const { startEmbeddedPostgres } = await import('./embedded-postgres.js');
+    embedded = await startEmbeddedPostgres(options.embeddedDataDir, { templateDir: options.embeddedTemplateDir });
     url = embedded.url;
-    options.logger.info({ dataDir: options.embeddedDataDir ?? 'memory' }, 'started the embedded database');
+    const dataDir = options.embeddedDataDir ?? 'memory';
+    if (embedded.templateSkipped) {
+      options.logger.warn({ dataDir, reason: embedded.templateSkipped }, 'initialised the embedded database with initdb, which holds hundreds of MB more until a restart: run `npm run build` to make its template');
+    }
+    options.logger.info({ dataDir, initialisedFrom: embedded.initialisedFrom }, 'started the embedded database');
   }
   let orm: MikroORM;
   try {

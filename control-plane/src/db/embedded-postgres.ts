@@ -1,14 +1,24 @@
 // The embedded database: PGlite (PostgreSQL compiled to WebAssembly) served on a loopback
 // socket, so the ordinary driver, MikroORM and the same migrations work unchanged.
-import { mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { defaultTemplateDir, readTemplate } from './pglite-template.js';
 
 export interface EmbeddedPostgres {
   url: string;
+  /** How the data folder came to be: loaded from the template, made by initdb, or already there. */
+  initialisedFrom: 'template' | 'initdb' | 'existing';
+  /** Why the template was not loaded on a first start, when it was not. */
+  templateSkipped?: string;
   stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Where the initialised data folder's template is, for a first start on disk; absent: the build's (dist/pglite-template). */
+  templateDir?: string;
 }
 
 /**
@@ -18,20 +28,40 @@ export interface EmbeddedPostgres {
  */
 const SETTINGS: Record<string, string> = { shared_buffers: '16MB', wal_buffers: '1MB', temp_buffers: '2MB', max_connections: '10' };
 
+/** Copies the template's data folder to `dir`, which appears only once it is complete. */
+function copyDataFolder(template: string, dir: string): void {
+  const aside = `${dir}.${process.pid}.tmp`;
+  rmSync(aside, { recursive: true, force: true });
+  cpSync(template, aside, { recursive: true });
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(aside, dir);
+}
+
 /** Starts PGlite persisted under `dataDir` (or in memory when dataDir is null). */
-export async function startEmbeddedPostgres(dataDir: string | null): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(dataDir: string | null, embeddedOptions: EmbeddedOptions = {}): Promise<EmbeddedPostgres> {
   // V8's optimising tier would compile a second copy of PostgreSQL's hot code (about 40 MB
   // resident) for no gain measured on the control plane's queries; set before PGlite compiles.
   v8.setFlagsFromString('--liftoff-only');
-  const options = { startParams: [...PGlite.defaultStartParams, ...Object.entries(SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])] };
-  let db: PGlite;
+  const options: PGliteOptions = { startParams: [...PGlite.defaultStartParams, ...Object.entries(SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])] };
+  let initialisedFrom: EmbeddedPostgres['initialisedFrom'] = 'initdb';
+  let templateSkipped: string | undefined;
   if (dataDir) {
     const dir = path.resolve(dataDir, 'pgdata');
+    if (existsSync(path.join(dir, 'PG_VERSION'))) {
+      initialisedFrom = 'existing';
+    } else if (!existsSync(dir) || readdirSync(dir).length === 0) {
+      const template = await readTemplate(embeddedOptions.templateDir ?? defaultTemplateDir());
+      if (template.found) {
+        copyDataFolder(template.dataFolder, dir);
+        initialisedFrom = 'template';
+      } else {
+        templateSkipped = template.reason;
+      }
+    }
     mkdirSync(dir, { recursive: true });
-    db = await PGlite.create(dir, options);
-  } else {
-    db = await PGlite.create(options);
+    options.dataDir = dir;
   }
+  const db = await PGlite.create(options);
   // PGlite runs one session; the socket server multiplexes the few clients (the control
   // plane's single pooled connection, tests) onto it.
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
@@ -39,6 +69,8 @@ export async function startEmbeddedPostgres(dataDir: string | null): Promise<Emb
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   return {
     url,
+    initialisedFrom,
+    ...(templateSkipped === undefined ? {} : { templateSkipped }),
     async stop() {
       await server.stop();
       await db.close();

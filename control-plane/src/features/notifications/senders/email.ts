@@ -1,14 +1,19 @@
 // E-mail through SMTP (nodemailer). Without SMTP settings every e-mail delivery fails at
 // once, naming the missing settings, instead of retrying for an hour.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { NotificationSettings } from '../../../config.js';
 import { digestText } from '../message.js';
 import { SendError, type Sender } from './sender.js';
 
 export function emailSender(settings: NotificationSettings): Sender {
   const smtp = settings.smtp;
-  const transport = smtp
-    ? nodemailer.createTransport({
+  // nodemailer (about 650 KB of source, a few MB of heap) is loaded by the first e-mail, not
+  // by every control plane at start.
+  let transport: Promise<Transporter> | undefined;
+  return async ({ config, payload, digest }) => {
+    if (!smtp) throw new SendError(emailNotConfigured(settings), null, true);
+    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
         host: smtp.host,
         port: smtp.port,
         secure: smtp.secure,
@@ -16,14 +21,12 @@ export function emailSender(settings: NotificationSettings): Sender {
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 10_000,
-      })
-    : undefined;
-  return async ({ config, payload, digest }) => {
-    if (!transport || !smtp) throw new SendError(emailNotConfigured(settings), null, true);
+      }),
+    );
     const subject = digest ? `[Outpost] ${digest.length} alerts` : `[Outpost] ${payload.text.slice(0, 200)}`;
     const text = digest ? digestText(digest) : `${payload.text}\n\n${JSON.stringify({ alert: payload.alert, service: payload.service }, null, 2)}\n`;
     try {
-      await transport.sendMail({ from: smtp.from, to: String(config.to), subject, text });
+      await (await transport).sendMail({ from: smtp.from, to: String(config.to), subject, text });
     } catch (err) {
       throw new SendError(`SMTP: ${(err as Error).message}`, (err as { responseCode?: number }).responseCode ?? null);
     }
