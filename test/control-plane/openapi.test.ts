@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { createApiRouter, type AppDeps } from '../../control-plane/src/app.js';
 import { openApiPath } from '../../control-plane/src/http/openapi/openapi-document.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { openApiDocument } from '../support/openapi-contract.js';
+import { assertAnswerMatchesContract, openApiDocument } from '../support/openapi-contract.js';
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
 
@@ -18,7 +18,7 @@ function routerOperations(): string[] {
   const found = new Set<string>();
   for (const layer of createApiRouter(deps).stack) {
     for (const method of layer.methods.map((m) => m.toLowerCase()).filter((m) => METHODS.includes(m))) {
-      found.add(`${method.toUpperCase()} ${openApiPath(layer.path)}`);
+      found.add(`${method.toUpperCase()} ${openApiPath(String(layer.path))}`);
     }
   }
   return [...found].sort();
@@ -67,6 +67,26 @@ describe('OpenAPI document', () => {
     expect(checks.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).to.deep.equal(['path:id', 'query:limit', 'query:before', 'query:location']);
   });
 
+  describe('checking answers (as ApiClient does for every API test)', () => {
+    const id = '00000000-0000-4000-8000-000000000001';
+
+    it('names the route and the mismatch when a body does not match', () => {
+      expect(() => assertAnswerMatchesContract('GET', `/services/${id}`, 200, 'application/json', JSON.stringify({ id: 1 }))).to.throw(
+        /GET \/api\/v1\/services\/\{id\} → 200 does not match the document: .*id must be string/,
+      );
+    });
+
+    it('refuses a status the operation does not document', () => {
+      expect(() => assertAnswerMatchesContract('DELETE', `/services/${id}`, 500, 'application/json', '{"error":"internal server error"}')).to.throw(/is not a documented answer/);
+    });
+
+    it('accepts a documented error and a literal path over a parameter', () => {
+      assertAnswerMatchesContract('GET', `/services/${id}?x=1`, 404, 'application/json', JSON.stringify({ error: 'service not found', code: 'NOT_FOUND' }));
+      const summary = { total: 0, statuses: { GREEN: 0, YELLOW: 0, RED: 0, PENDING: 0 }, tags: [], environments: [], locations: [], check_types: [] };
+      assertAnswerMatchesContract('GET', '/services/summary', 200, 'application/json; charset=utf-8', JSON.stringify(summary));
+    });
+  });
+
   describe('served', () => {
     let cp: TestControlPlane;
     before(async () => {
@@ -87,7 +107,7 @@ describe('OpenAPI document', () => {
       const page = await fetch(`${cp.baseUrl}/docs`);
       expect(page.status).to.equal(200);
       const html = await page.text();
-      const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((s) => !s.startsWith('data:'));
       expect(sources).to.have.length(3);
       for (const source of sources) {
         expect(source, 'nothing from another origin').to.match(/^\/docs\//);

@@ -51,7 +51,7 @@ export const CreateSslCertificateInput = z.strictObject({
 export type CreateSslCertificateInput = z.infer<typeof CreateSslCertificateInput>;
 
 // Read-only fields a client may echo back from a GET; they are accepted and ignored.
-const echoed = z.unknown().optional();
+const echoed = z.unknown().optional().meta({ readOnly: true });
 const readOnly = {
   id: echoed, organization_id: echoed, service_id: echoed, status: echoed, subject: echoed, issuer: echoed, valid_from: echoed,
   valid_to: echoed, days_remaining: echoed, last_checked_at: echoed, message: echoed, created_at: echoed, updated_at: echoed,
