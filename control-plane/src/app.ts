@@ -49,6 +49,9 @@ import { jsonResponse } from './http/json-response.js';
 import { storableInput } from './http/storable-input.js';
 import { requestContext } from './http/request-context.js';
 import { webApp } from './http/web-app.js';
+import { apiOperations } from './api-operations.js';
+import { docsPage } from './http/openapi/docs-page.js';
+import { openApiRoutes } from './http/openapi/openapi-routes.js';
 import type { Logger } from './logger.js';
 import type { WsFeed } from './ws/ws-feed.js';
 
@@ -81,12 +84,10 @@ export interface AppDeps {
   apiLimiter: RateLimiter | undefined;
 }
 
-export function createApp(deps: AppDeps) {
-  // The WebSocket server is attached to the HTTP server by the caller (control-plane.ts).
-  const app = websockify(new Koa({ proxy: false }));
-
+/** Every route under /api/v1; each one has its operation in api-operations.ts. */
+export function createApiRouter(deps: AppDeps): Router {
   const api = new Router({ prefix: '/api/v1' });
-  const publicRoutes = [healthRoutes(deps.pingDatabase), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages)];
+  const publicRoutes = [healthRoutes(deps.pingDatabase), openApiRoutes(apiOperations), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages)];
   for (const r of publicRoutes) api.use(r.routes(), r.allowedMethods());
 
   const protectedRoutes = [
@@ -112,6 +113,13 @@ export function createApp(deps: AppDeps) {
   if (deps.apiLimiter) guarded.use(apiRateLimit(deps.apiLimiter));
   for (const r of protectedRoutes) guarded.use(r.routes(), r.allowedMethods());
   api.use(guarded.routes(), guarded.allowedMethods());
+  return api;
+}
+
+export function createApp(deps: AppDeps) {
+  // The WebSocket server is attached to the HTTP server by the caller (control-plane.ts).
+  const app = websockify(new Koa({ proxy: false }));
+  const api = createApiRouter(deps);
 
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware);
@@ -122,6 +130,7 @@ export function createApp(deps: AppDeps) {
   app.use(clientAddress(deps.trustedProxies));
   app.use(jsonBody);
   app.use(storableInput);
+  app.use(docsPage());
   app.use(webApp(deps.webDir));
   app.use(api.routes());
   app.use(api.allowedMethods());

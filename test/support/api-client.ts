@@ -1,5 +1,7 @@
-// A small HTTP client for route tests: never throws on a status, parses JSON when it can.
+// A small HTTP client for route tests: never throws on a status, parses JSON when it can, and
+// fails loudly when an answer does not match the OpenAPI document.
 import { randomBytes } from 'node:crypto';
+import { assertAnswerMatchesContract } from './openapi-contract.js';
 
 export interface Reply<T = any> {
   status: number;
@@ -42,6 +44,8 @@ export class ApiClient {
     } catch {
       parsed = undefined;
     }
+    // Every answer a test receives is checked against the OpenAPI document.
+    assertAnswerMatchesContract(method, path, res.status, res.headers.get('content-type'), text);
     return { status: res.status, headers: res.headers, text, body: parsed as T };
   }
 

@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { Actor } from '../features/auth/actor.js';
 import { actorOf } from './authenticate.js';
+import { idParam, type ApiOperation, type SuccessBody } from './openapi/api-operation.js';
 import { parseInput } from './validate.js';
 
 export interface CrudService<T, Q, C, U> {
@@ -60,3 +61,24 @@ export function crudRoutes<T, Q, C, U>(r: CrudRoutes<T, Q, C, U>): Router {
 
 /** For resources listed without filters: any query parameter is refused. */
 export const NoQuery = z.strictObject({});
+
+/** What the routes and their OpenAPI operations share: the path and the request schemas. */
+export type CrudResource<Q, C, U> = Pick<CrudRoutes<unknown, Q, C, U>, 'prefix' | 'what' | 'listQuery' | 'createInput' | 'updateInput'>;
+
+/** The OpenAPI operations of crudRoutes: `item` is the shape every answer but delete has. */
+export function crudOperations(
+  r: CrudResource<unknown, unknown, unknown> & { tag: string; item: z.ZodType; deleted?: SuccessBody; errors?: number[] },
+): ApiOperation[] {
+  const { prefix, what, tag } = r;
+  const id = { id: idParam(what) };
+  // Even an empty query schema is strict: an unknown parameter is a 400.
+  const query = r.listQuery instanceof z.ZodObject ? r.listQuery : undefined;
+  const errors = r.errors ?? [];
+  return [
+    { method: 'get', path: prefix, tag, summary: `List ${what}s`, ...(query ? { query } : {}), responses: { 200: z.array(r.item) } },
+    { method: 'post', path: prefix, tag, summary: `Create a ${what}`, body: r.createInput, responses: { 201: r.item }, errors },
+    { method: 'get', path: `${prefix}/:id`, tag, summary: `Read a ${what}`, params: id, responses: { 200: r.item } },
+    { method: 'put', path: `${prefix}/:id`, tag, summary: `Change a ${what}: only the fields sent change`, params: id, body: r.updateInput, responses: { 200: r.item }, errors },
+    { method: 'delete', path: `${prefix}/:id`, tag, summary: `Delete a ${what}`, params: id, responses: r.deleted === undefined ? { 204: null } : { 200: r.deleted } },
+  ];
+}

@@ -36,7 +36,7 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
  * accepted on update and ignored, while any other unknown key is still refused.
  */
 export function readOnly<const K extends string>(...names: K[]): Record<K, z.ZodOptional<z.ZodUnknown>> {
-  return Object.fromEntries(names.map((n) => [n, z.unknown().optional()])) as Record<K, z.ZodOptional<z.ZodUnknown>>;
+  return Object.fromEntries(names.map((n) => [n, z.unknown().optional().meta({ readOnly: true })])) as Record<K, z.ZodOptional<z.ZodUnknown>>;
 }
 
 /** The earliest and the first refused instant: monitoring has nothing before 1970, and JSON

@@ -3,10 +3,25 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { actorOf } from '../../http/authenticate.js';
 import { parseInput } from '../../http/validate.js';
-import { CreateAgentInput, toAgentJson } from './agents.schema.js';
+import type { ApiOperation } from '../../http/openapi/api-operation.js';
+import { AgentJson, AgentWithTokenJson, CreateAgentInput, toAgentJson } from './agents.schema.js';
 import type { AgentsService } from './agents.service.js';
 
 const AgentId = z.uuid({ message: 'agent id must be a UUID' });
+const id = { id: AgentId };
+const tag = 'Agents';
+
+export const agentsOperations: ApiOperation[] = [
+  { method: 'get', path: '/agents', tag, summary: 'List agents', responses: { 200: z.array(AgentJson) } },
+  { method: 'post', path: '/agents', tag, summary: 'Register an agent; its token is answered once', body: CreateAgentInput, responses: { 201: AgentWithTokenJson } },
+  { method: 'get', path: '/agents/:id', tag, summary: 'Read an agent', params: id, responses: { 200: AgentJson } },
+  {
+    method: 'post', path: '/agents/:id/token', tag, summary: 'Rotate the token', params: id, responses: { 200: AgentWithTokenJson },
+    description: 'The previous token keeps working until DELETE /agents/{id}/previous-token, so the agent can be updated without a gap.',
+  },
+  { method: 'delete', path: '/agents/:id/previous-token', tag, summary: 'Stop accepting the token before the last rotation', params: id, responses: { 200: AgentJson } },
+  { method: 'delete', path: '/agents/:id', tag, summary: 'Remove an agent', params: id, responses: { 204: null } },
+];
 
 export function agentsRoutes(agents: AgentsService, clock: Clock): Router {
   const router = new Router({ prefix: '/agents' });

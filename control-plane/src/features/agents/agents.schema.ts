@@ -27,3 +27,21 @@ export function toAgentJson(a: RegisteredAgent, now: Date) {
     created_at: a.createdAt.toISOString(),
   };
 }
+
+export const AgentJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    name: z.string(),
+    location: z.string(),
+    status: z.enum(['online', 'offline']),
+    version: z.string().nullable(),
+    hostname: z.string().nullable(),
+    last_seen_at: z.iso.datetime().nullable(),
+    previous_token_active: z.boolean().meta({ description: 'The token before the last rotation is still accepted' }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Agent' });
+
+/** The registration token is shown once, when it is made. */
+export const AgentWithTokenJson = AgentJson.extend({ token: z.string() }).meta({ id: 'AgentWithToken' });

@@ -60,3 +60,17 @@ export function toRuleJson(r: AlertRule) {
     updated_at: r.updatedAt.toISOString(),
   };
 }
+
+export const RuleJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    service_id: z.uuid().nullable().meta({ description: 'null: every service of the organization' }),
+    name: z.string(),
+    severity,
+    condition: z.record(z.string(), z.unknown()).meta({ description: 'As sent: statuses, consecutive_failures, response_time_ms_above, min_failing_locations, escalation_policy_id, channel_ids, team_ids; unknown keys are kept' }),
+    enabled: z.boolean(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'AlertRule' });

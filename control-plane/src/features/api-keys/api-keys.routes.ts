@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { actorOf } from '../../http/authenticate.js';
+import type { ApiOperation } from '../../http/openapi/api-operation.js';
 import { parseInput } from '../../http/validate.js';
 import type { ApiKey } from './api-keys.repository.js';
 import type { ApiKeysService } from './api-keys.service.js';
@@ -10,6 +11,28 @@ export const CreateApiKeyInput = z.strictObject({
   role: z.enum(['owner', 'admin', 'member', 'viewer'], { message: 'role must be owner, admin, member or viewer' }).default('member'),
 });
 const ApiKeyId = z.uuid({ message: 'API key id must be a UUID' });
+
+const ApiKeyJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    name: z.string(),
+    role: z.enum(['owner', 'admin', 'member', 'viewer']),
+    prefix: z.string().meta({ description: 'The first characters of the key, to recognise it' }),
+    created_by: z.uuid().nullable(),
+    created_at: z.iso.datetime(),
+    last_used_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+const ApiKeyWithSecretJson = ApiKeyJson.extend({ key: z.string().meta({ description: 'The secret op_…, shown only here' }) }).meta({ id: 'ApiKeyWithSecret' });
+
+const tag = 'API keys';
+export const apiKeysOperations: ApiOperation[] = [
+  { method: 'get', path: '/api-keys', tag, summary: 'List API keys', responses: { 200: z.array(ApiKeyJson) } },
+  { method: 'post', path: '/api-keys', tag, summary: 'Create an API key; its secret is answered once', body: CreateApiKeyInput, responses: { 201: ApiKeyWithSecretJson } },
+  { method: 'get', path: '/api-keys/:id', tag, summary: 'Read an API key', params: { id: ApiKeyId }, responses: { 200: ApiKeyJson } },
+  { method: 'delete', path: '/api-keys/:id', tag, summary: 'Revoke an API key', params: { id: ApiKeyId }, responses: { 204: null } },
+];
 
 function toApiKeyJson(k: ApiKey) {
   return {

@@ -3,7 +3,9 @@ import { actorOf } from '../../http/authenticate.js';
 import { parseInput } from '../../http/validate.js';
 import { ServiceIdParam } from '../services/services.schema.js';
 import type { ServicesService } from '../services/services.service.js';
-import { CheckLogQuery, MetricsQuery, OverviewQuery, UptimeQuery, toCheckJson } from './history.schema.js';
+import { z } from 'zod';
+import type { ApiOperation } from '../../http/openapi/api-operation.js';
+import { CheckJson, CheckLogQuery, MetricsJson, MetricsOverviewJson, MetricsQuery, OverviewQuery, UptimeJson, UptimeQuery, toCheckJson } from './history.schema.js';
 import type { HistoryService } from './history.service.js';
 
 export function historyRoutes(services: ServicesService, history: HistoryService): Router {
@@ -49,3 +51,22 @@ export function metricsOverviewRoutes(services: ServicesService, history: Histor
   });
   return router;
 }
+
+const id = { id: ServiceIdParam };
+
+export const historyOperations: ApiOperation[] = [
+  {
+    method: 'get', path: '/services/:id/checks', tag: 'Services', summary: 'Check results, newest first',
+    params: id, query: CheckLogQuery, responses: { 200: z.array(CheckJson) },
+  },
+  {
+    method: 'get', path: '/services/:id/uptime', tag: 'Services', summary: 'Uptime over a period',
+    description: 'A result counts as up when GREEN or YELLOW.', params: id, query: UptimeQuery, responses: { 200: UptimeJson },
+  },
+  {
+    method: 'get', path: '/services/:id/metrics', tag: 'Services', summary: 'Uptime and response times over a period, by bucket',
+    description: 'The bucket defaults to 1h for 24h and 7d, 1d for longer periods; a bucket too small for the period is a 400.',
+    params: id, query: MetricsQuery, responses: { 200: MetricsJson },
+  },
+  { method: 'get', path: '/metrics', tag: 'Metrics', summary: "Every service's uptime and average response time over a period", query: OverviewQuery, responses: { 200: MetricsOverviewJson } },
+];

@@ -52,3 +52,82 @@ export function toCheckJson(c: CheckLogEntry) {
     details: c.details,
   };
 }
+
+// Answers (API.md "Services": checks, uptime, metrics).
+const resultStatus = z.enum(['GREEN', 'YELLOW', 'RED']);
+const percentage = z.number().nullable().meta({ description: 'null when there were no checks' });
+const periodOut = z.enum(Object.keys(PERIODS) as [Period, ...Period[]]);
+
+export const CheckJson = z
+  .object({
+    id: z.string(),
+    service_id: z.uuid(),
+    status: resultStatus,
+    response_time_ms: z.number().nullable(),
+    message: z.string().nullable(),
+    location: z.string(),
+    agent_id: z.string().nullable(),
+    checked_at: z.iso.datetime(),
+    details: z.record(z.string(), z.unknown()).meta({ description: 'Timings (dns_ms, connect_ms, tls_ms, ttfb_ms), status_code, certificate expiry, where the check type has them' }),
+  })
+  .meta({ id: 'CheckResult' });
+
+export const UptimeJson = z
+  .object({
+    service_id: z.uuid(),
+    period: periodOut,
+    from: z.iso.datetime(),
+    to: z.iso.datetime(),
+    uptime_percentage: percentage,
+    total_checks: z.int(),
+    successful_checks: z.int(),
+  })
+  .meta({ id: 'Uptime' });
+
+export const MetricsJson = z
+  .object({
+    service_id: z.uuid(),
+    period: periodOut,
+    bucket: z.enum(Object.keys(BUCKETS) as [Bucket, ...Bucket[]]),
+    from: z.iso.datetime(),
+    to: z.iso.datetime(),
+    total_checks: z.int(),
+    successful_checks: z.int(),
+    uptime_percentage: percentage,
+    avg_response_time_ms: z.number().nullable(),
+    p95_response_time_ms: z.number().nullable(),
+    points: z.array(
+      z.object({
+        timestamp: z.iso.datetime(),
+        total_checks: z.int(),
+        successful_checks: z.int(),
+        uptime_percentage: percentage,
+        avg_response_time_ms: z.number().nullable(),
+        max_response_time_ms: z.number().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'ServiceMetrics' });
+
+export const MetricsOverviewJson = z
+  .object({
+    period: periodOut,
+    from: z.iso.datetime(),
+    to: z.iso.datetime(),
+    total_checks: z.int(),
+    successful_checks: z.int(),
+    uptime_percentage: percentage,
+    services: z.array(
+      z.object({
+        service_id: z.uuid(),
+        name: z.string(),
+        check_type: z.string(),
+        status: resultStatus.nullable(),
+        total_checks: z.int(),
+        successful_checks: z.int(),
+        uptime_percentage: percentage,
+        avg_response_time_ms: z.number().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'MetricsOverview' });

@@ -26,3 +26,15 @@ export const UpdatePolicyInput = z.strictObject({
   repeat: fields.repeat.optional(),
 });
 export type UpdatePolicyInput = z.infer<typeof UpdatePolicyInput>;
+
+export const PolicyJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    name: z.string(),
+    steps: z.array(z.object({ delay_minutes: z.int(), channel_ids: z.array(z.uuid()), team_ids: z.array(z.uuid()).optional() })),
+    repeat: z.union([z.boolean(), z.int()]),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'EscalationPolicy' });

@@ -1,7 +1,8 @@
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
-import { crudRoutes, NoQuery } from '../../http/crud-routes.js';
+import { crudOperations, crudRoutes, NoQuery } from '../../http/crud-routes.js';
+import type { ApiOperation, HttpMethod } from '../../http/openapi/api-operation.js';
 import type { Heartbeat } from './heartbeats.repository.js';
 import type { HeartbeatsService, PingKind } from './heartbeats.service.js';
 import { readOnly } from '../../http/validate.js';
@@ -21,6 +22,41 @@ export const UpdateHeartbeatInput = z.strictObject({
   grace_seconds: fields.grace_seconds.optional(),
 });
 
+export const HeartbeatJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    service_id: z.uuid(),
+    name: z.string(),
+    interval_seconds: z.int(),
+    grace_seconds: z.int(),
+    key: z.string(),
+    ping_url: z.string().meta({ description: 'Relative to the control plane: GET, POST or HEAD records a ping' }),
+    status: z.enum(['GREEN', 'YELLOW', 'RED']).nullable(),
+    last_ping_at: z.iso.datetime().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Heartbeat' });
+
+const PING_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+const PINGS: [string, PingKind][] = [['/:key', 'ping'], ['/:key/fail', 'fail'], ['/:key/start', 'start']];
+const PING_SUMMARY: Record<PingKind, string> = { ping: 'Record a ping', fail: 'Report a failure', start: 'Report that the job started' };
+
+const resource = { prefix: '/heartbeats', what: 'heartbeat', listQuery: NoQuery, createInput: CreateHeartbeatInput, updateInput: UpdateHeartbeatInput };
+
+export const heartbeatsOperations: ApiOperation[] = [
+  ...crudOperations({ ...resource, tag: 'Heartbeats', item: HeartbeatJson }),
+  ...PINGS.flatMap(([path, kind]) =>
+    (['get', 'post', 'head'] as HttpMethod[]).map(
+      (method): ApiOperation => ({
+        method, path: `/heartbeat${path}`, tag: 'Heartbeats', summary: PING_SUMMARY[kind], public: true,
+        params: { key: z.string().regex(PING_KEY) },
+        responses: { 200: method === 'head' ? null : z.object({ status: z.literal('ok') }) },
+      }),
+    ),
+  ),
+];
+
 function toHeartbeatJson(h: Heartbeat) {
   return {
     id: h.id,
@@ -38,33 +74,21 @@ function toHeartbeatJson(h: Heartbeat) {
 }
 
 export function heartbeatsRoutes(heartbeats: HeartbeatsService): Router {
-  return crudRoutes({
-    prefix: '/heartbeats',
-    what: 'heartbeat',
-    service: heartbeats,
-    listQuery: NoQuery,
-    createInput: CreateHeartbeatInput,
-    updateInput: UpdateHeartbeatInput,
-    toJson: toHeartbeatJson,
-  });
+  return crudRoutes({ ...resource, service: heartbeats, toJson: toHeartbeatJson });
 }
 
 /** The public ping: GET, POST or HEAD /heartbeat/:key, with /fail and /start as Healthchecks has. */
 export function heartbeatPingRoutes(heartbeats: HeartbeatsService): Router {
   const router = new Router({ prefix: '/heartbeat' });
-  const KEY = /^[A-Za-z0-9_-]{1,64}$/;
-  for (const [path, kind] of [['/:key', 'ping'], ['/:key/fail', 'fail'], ['/:key/start', 'start']] as [string, PingKind][]) {
-    router.all(path, async (ctx) => {
-      if (!['GET', 'POST', 'HEAD'].includes(ctx.method)) {
-        ctx.status = 405;
-        ctx.body = { error: 'ping with GET, POST or HEAD' };
-        return;
-      }
+  for (const [path, kind] of PINGS) {
+    const ping = async (ctx: RouterContext) => {
       const key = ctx.params.key ?? '';
-      if (!KEY.test(key)) throw notFound('heartbeat');
+      if (!PING_KEY.test(key)) throw notFound('heartbeat');
       await heartbeats.ping(key, kind);
       ctx.body = { status: 'ok' };
-    });
+    };
+    // GET also answers HEAD; other methods get the router's 405.
+    router.get(path, ping).post(path, ping);
   }
   return router;
 }

@@ -39,3 +39,17 @@ export function toWindowJson(w: MaintenanceWindow, now: Date) {
     updated_at: w.updatedAt.toISOString(),
   };
 }
+
+export const WindowJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    name: z.string(),
+    starts_at: z.iso.datetime(),
+    ends_at: z.iso.datetime(),
+    service_ids: z.array(z.uuid()).meta({ description: 'Empty: every service of the organization' }),
+    active: z.boolean(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'MaintenanceWindow' });

@@ -64,3 +64,19 @@ export function toChannelJson(c: Channel, openSecret: (sealed: string) => string
     updated_at: c.updatedAt.toISOString(),
   };
 }
+
+export const ChannelJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    name: z.string(),
+    channel_type: z.enum(CHANNEL_TYPES as [ChannelType, ...ChannelType[]]),
+    config: z.record(z.string(), z.unknown()).meta({ description: 'By type: chat {webhook_url}, pager {integration_key}, sms {to}, email {to}, webhook {url, method?, headers?, secret?}; secrets show only their last 4 characters' }),
+    enabled: z.boolean(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'NotificationChannel' });
+
+export const ChannelDeleted = z.object({ message: z.literal('notification channel deleted'), id: z.uuid() });
+export const ChannelTestEnqueued = z.object({ status: z.literal('test notification enqueued'), delivery_id: z.uuid() });

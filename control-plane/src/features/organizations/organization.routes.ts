@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { actorOf } from '../../http/authenticate.js';
+import type { ApiOperation } from '../../http/openapi/api-operation.js';
 import { parseInput, readOnly } from '../../http/validate.js';
 import type { Member, MemberOrganization } from './organization-admin.repository.js';
 import type { OrganizationService, OrganizationToken } from './organization.service.js';
@@ -33,6 +34,45 @@ const toOrganizationJson = (o: MemberOrganization) => ({
 });
 const toTokenJson = (t: OrganizationToken) => ({ token: t.token, user_id: t.userId, org_id: t.organizationId, role: t.role, expires_at: t.expiresAt.toISOString() });
 const toMemberJson = (m: Member) => ({ user_id: m.userId, email: m.email, full_name: m.fullName, role: m.role, joined_at: m.joinedAt.toISOString() });
+
+const OrganizationJson = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    plan: z.string(),
+    role: role.meta({ description: "The caller's role in it" }),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Organization' });
+const OrganizationTokenJson = z.object({ token: z.string(), user_id: z.uuid(), org_id: z.uuid(), role, expires_at: z.iso.datetime() });
+const MemberJson = z
+  .object({ user_id: z.uuid(), email: z.string(), full_name: z.string(), role, joined_at: z.iso.datetime() })
+  .meta({ id: 'Member' });
+
+export const organizationOperations: ApiOperation[] = [
+  { method: 'get', path: '/organization', tag: 'Organization', summary: 'Read the organization the credential acts in', responses: { 200: OrganizationJson } },
+  {
+    method: 'put', path: '/organization', tag: 'Organization', summary: 'Change its name, slug or plan (owner)',
+    body: UpdateOrganizationInput, responses: { 200: OrganizationJson }, errors: [409],
+  },
+  { method: 'get', path: '/organizations', tag: 'Organization', summary: 'Every organization you are a member of', responses: { 200: z.array(OrganizationJson) } },
+  {
+    method: 'post', path: '/organizations/:id/token', tag: 'Organization', summary: 'A token that acts in another of your organizations',
+    params: { id: OrganizationId }, body: OrganizationTokenInput, bodyOptional: true, responses: { 200: OrganizationTokenJson },
+  },
+  { method: 'get', path: '/members', tag: 'Members', summary: 'List members', responses: { 200: z.array(MemberJson) } },
+  {
+    method: 'post', path: '/members', tag: 'Members', summary: 'Add a registered user by e-mail (admin)',
+    body: AddMemberInput, responses: { 201: MemberJson }, errors: [404, 409],
+  },
+  {
+    method: 'put', path: '/members/:userId', tag: 'Members', summary: "Change a member's role (admin)",
+    params: { userId: UserId }, body: ChangeRoleInput, responses: { 200: MemberJson }, errors: [409],
+  },
+  { method: 'delete', path: '/members/:userId', tag: 'Members', summary: 'Remove a member (admin)', params: { userId: UserId }, responses: { 204: null }, errors: [409] },
+];
 
 export function organizationRoutes(organizations: OrganizationService): Router[] {
   const organization = new Router({ prefix: '/organization' });

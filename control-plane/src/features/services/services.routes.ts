@@ -1,10 +1,16 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import { actorOf } from '../../http/authenticate.js';
 import { parseInput } from '../../http/validate.js';
+import type { ApiOperation } from '../../http/openapi/api-operation.js';
 import {
+  CheckEnqueued,
   CreateServiceInput,
   ListServicesQuery,
   ServiceIdParam,
+  ServiceJson,
+  ServicesOverviewJson,
+  ServicesSummaryJson,
   ServicesSummaryQuery,
   UpdateServiceInput,
   toServiceJson,
@@ -65,3 +71,25 @@ export function servicesRoutes(services: ServicesService): Router {
 
   return router;
 }
+
+const id = { id: ServiceIdParam };
+const tag = 'Services';
+
+export const servicesOperations: ApiOperation[] = [
+  {
+    method: 'get', path: '/services', tag, summary: 'List services',
+    description: 'Ordered by created_at unless `sort` says otherwise. `org=<slug>` lists another organization the caller belongs to. The total before paging is in the X-Total-Count header.',
+    query: ListServicesQuery, responses: { 200: z.array(ServiceJson) },
+  },
+  { method: 'get', path: '/services/summary', tag, summary: 'Count services by status, with the values the filters can take', query: ServicesSummaryQuery, responses: { 200: ServicesSummaryJson } },
+  { method: 'get', path: '/services/overview', tag, summary: 'A page of services with per-location status and a 24-hour trend', query: ListServicesQuery, responses: { 200: ServicesOverviewJson } },
+  {
+    method: 'post', path: '/services', tag, summary: 'Create a service',
+    description: 'check_type is case-insensitive and answered upper case. The free plan allows 5 services (403 for the 6th). The first check runs at once.',
+    body: CreateServiceInput, responses: { 201: ServiceJson },
+  },
+  { method: 'get', path: '/services/:id', tag, summary: 'Read a service', params: id, responses: { 200: ServiceJson } },
+  { method: 'put', path: '/services/:id', tag, summary: 'Change a service: only the fields sent change', params: id, body: UpdateServiceInput, responses: { 200: ServiceJson } },
+  { method: 'delete', path: '/services/:id', tag, summary: 'Delete a service and its history', params: id, responses: { 204: null } },
+  { method: 'post', path: '/services/:id/check', tag, summary: 'Check a service now', params: id, responses: { 202: CheckEnqueued } },
+];

@@ -161,3 +161,62 @@ export function toServiceOverviewJson({ service: s, locationStatuses, trend }: S
     trend,
   };
 }
+
+// Answers (API.md "Services"). The API tests check every answer they receive against these.
+const serviceStatus = z.enum(['GREEN', 'YELLOW', 'RED']);
+
+export const ServiceJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    environment: z.string().nullable(),
+    endpoint: z.string(),
+    check_type: z.string(),
+    check_interval_seconds: z.int(),
+    timeout_seconds: z.int(),
+    status: serviceStatus.nullable().meta({ description: 'null until the first result' }),
+    tags: z.array(z.string()),
+    locations: z.array(z.string()),
+    options: z.record(z.string(), z.unknown()),
+    last_checked_at: z.iso.datetime().nullable(),
+    last_response_time_ms: z.number().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Service' });
+
+export const ServicesSummaryJson = z
+  .object({
+    total: z.int(),
+    statuses: z.object({ GREEN: z.int(), YELLOW: z.int(), RED: z.int(), PENDING: z.int() }),
+    tags: z.array(z.string()),
+    environments: z.array(z.string()),
+    locations: z.array(z.string()),
+    check_types: z.array(z.string()),
+  })
+  .meta({ id: 'ServicesSummary' });
+
+export const ServiceOverviewJson = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    check_type: z.string(),
+    endpoint: z.string(),
+    environment: z.string().nullable(),
+    tags: z.array(z.string()),
+    locations: z.array(z.string()),
+    status: serviceStatus.nullable(),
+    last_checked_at: z.iso.datetime().nullable(),
+    last_response_time_ms: z.number().nullable(),
+    location_statuses: z.array(
+      z.object({ location: z.string(), status: serviceStatus, checked_at: z.iso.datetime(), response_time_ms: z.number().nullable() }),
+    ),
+    trend: z.array(z.number().nullable()).meta({ description: 'Mean response time of each of the last hours, oldest first' }),
+  })
+  .meta({ id: 'ServiceOverview' });
+
+export const ServicesOverviewJson = z.object({ total: z.int(), services: z.array(ServiceOverviewJson) });
+
+export const CheckEnqueued = z.object({ status: z.literal('check enqueued') });

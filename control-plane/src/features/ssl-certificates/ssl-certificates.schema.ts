@@ -51,7 +51,7 @@ export const CreateSslCertificateInput = z.strictObject({
 export type CreateSslCertificateInput = z.infer<typeof CreateSslCertificateInput>;
 
 // Read-only fields a client may echo back from a GET; they are accepted and ignored.
-const echoed = z.unknown().optional();
+const echoed = z.unknown().optional().meta({ readOnly: true });
 const readOnly = {
   id: echoed, organization_id: echoed, service_id: echoed, status: echoed, subject: echoed, issuer: echoed, valid_from: echoed,
   valid_to: echoed, days_remaining: echoed, last_checked_at: echoed, message: echoed, created_at: echoed, updated_at: echoed,
@@ -91,3 +91,27 @@ export function toSslCertificateJson(c: SslCertificateView) {
     updated_at: c.updatedAt.toISOString(),
   };
 }
+
+export const SslCertificateJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    service_id: z.uuid(),
+    name: z.string(),
+    hostname: z.string(),
+    port: z.int(),
+    warn_days: z.int(),
+    location: z.string(),
+    ca_certificate: z.string().nullable(),
+    status: z.enum(['GREEN', 'YELLOW', 'RED']).nullable().meta({ description: 'null until the first check' }),
+    subject: z.string().nullable(),
+    issuer: z.string().nullable(),
+    valid_from: z.iso.datetime().nullable(),
+    valid_to: z.iso.datetime().nullable(),
+    days_remaining: z.int().nullable(),
+    last_checked_at: z.iso.datetime().nullable(),
+    message: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'SslCertificate' });

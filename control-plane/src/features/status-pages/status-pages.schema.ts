@@ -56,3 +56,52 @@ export function toStatusPageJson(p: StatusPage) {
     updated_at: p.updatedAt.toISOString(),
   };
 }
+
+const serviceStatus = z.enum(['GREEN', 'YELLOW', 'RED']);
+
+export const StatusPageJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    slug: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    public: z.boolean(),
+    service_ids: z.array(z.uuid()),
+    public_url: z.string(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'StatusPage' });
+
+export const PublicStatusPageJson = z
+  .object({
+    slug: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    overall_status: serviceStatus.nullable(),
+    generated_at: z.iso.datetime(),
+    services: z.array(
+      z.object({
+        id: z.uuid(),
+        name: z.string(),
+        status: serviceStatus.nullable(),
+        last_checked_at: z.iso.datetime().nullable(),
+        uptime_percentage: z.number().nullable(),
+        uptime_bars: z.array(z.object({ date: z.iso.date(), total_checks: z.int(), successful_checks: z.int(), uptime_percentage: z.number().nullable() })),
+      }),
+    ),
+    incidents: z.array(
+      z.object({
+        id: z.uuid(),
+        service_id: z.uuid(),
+        service_name: z.string(),
+        title: z.string(),
+        severity: z.string(),
+        status: z.string(),
+        started_at: z.iso.datetime(),
+        acknowledged_at: z.iso.datetime().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'PublicStatusPage' });

@@ -33,3 +33,15 @@ export function toTeamJson(t: Team) {
     updated_at: t.updatedAt.toISOString(),
   };
 }
+
+export const TeamJson = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid(),
+    name: z.string(),
+    member_ids: z.array(z.uuid()),
+    members: z.array(z.object({ user_id: z.uuid(), email: z.string(), full_name: z.string() })),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Team' });

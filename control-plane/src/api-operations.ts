@@ -1,0 +1,42 @@
+// Every operation under /api/v1, feature by feature: the source of the OpenAPI document.
+// test/control-plane/openapi-drift.test.ts fails when this and the routes of app.ts disagree.
+import { agentsOperations } from './features/agents/agents.routes.js';
+import { alertsOperations } from './features/alerting/alerts.routes.js';
+import { rulesOperations } from './features/alerting/rules.routes.js';
+import { apiKeysOperations } from './features/api-keys/api-keys.routes.js';
+import { authOperations } from './features/auth/auth.routes.js';
+import { profileOperations } from './features/auth/profile.routes.js';
+import { historyOperations } from './features/checks/history.routes.js';
+import { escalationOperations } from './features/escalation/escalation.routes.js';
+import { healthOperations } from './features/health/health.routes.js';
+import { heartbeatsOperations } from './features/heartbeats/heartbeats.routes.js';
+import { maintenanceOperations } from './features/maintenance/maintenance.routes.js';
+import { channelsOperations } from './features/notifications/channels.routes.js';
+import { organizationOperations } from './features/organizations/organization.routes.js';
+import { servicesOperations } from './features/services/services.routes.js';
+import { sslCertificatesOperations } from './features/ssl-certificates/ssl-certificates.routes.js';
+import { statusPagesOperations } from './features/status-pages/status-pages.routes.js';
+import { teamsOperations } from './features/teams/teams.routes.js';
+import { openApiOperations } from './http/openapi/openapi-routes.js';
+import type { ApiOperation } from './http/openapi/api-operation.js';
+
+export const apiOperations: readonly ApiOperation[] = [
+  ...healthOperations,
+  ...openApiOperations,
+  ...authOperations,
+  ...profileOperations,
+  ...organizationOperations,
+  ...apiKeysOperations,
+  ...servicesOperations,
+  ...historyOperations,
+  ...agentsOperations,
+  ...rulesOperations,
+  ...alertsOperations,
+  ...channelsOperations,
+  ...escalationOperations,
+  ...maintenanceOperations,
+  ...heartbeatsOperations,
+  ...sslCertificatesOperations,
+  ...statusPagesOperations,
+  ...teamsOperations,
+];
