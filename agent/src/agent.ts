@@ -164,10 +164,10 @@ export function createAgent(options: AgentOptions): Agent {
           const delivered = await publisher.drain(DRAIN_ON_STOP_MS);
           if (!delivered) logger.warn({ pending: spool.stats().results }, 'stopping with undelivered results; they stay in the spool');
         } else {
-          publisher.flush();
+          await publisher.flush();
         }
         publisher.stop();
-        spool.close();
+        await spool.close();
         clearInterval(heartbeat);
         connection.stop();
       })();

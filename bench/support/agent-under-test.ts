@@ -28,11 +28,18 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-/** `outpost-agent run` against `server` with a fresh data directory, removed on stop. */
+/** The Node options the agent's systemd unit runs it with, so the benchmarks measure the agent as deployed. */
+export function unitNodeOptions(): string {
+  const unit = readFileSync(path.join(root, 'deploy/systemd/outpost-agent.service'), 'utf8');
+  return /^Environment=NODE_OPTIONS=(.*)$/m.exec(unit)?.[1] ?? '';
+}
+
+/** `outpost-agent run` against `server` with a fresh data directory (removed on stop), with the unit's Node options. */
 export function startAgent(cli: string, server: string): RunningProcess {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-agent-'));
   const child = spawn(process.execPath, [cli, 'run', '--server', server, '--token', 'good-token', '--location', 'bench', '--data-dir', dataDir, '--log-level', 'error'], {
     stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NODE_OPTIONS: unitNodeOptions() },
   });
   return {
     child,

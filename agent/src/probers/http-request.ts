@@ -29,7 +29,11 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
   const since = () => performance.now() - started;
   const marks: Record<string, number> = {};
   const client = url.protocol === 'https:' ? https : http;
+  const { signal } = options;
   let socket: import('node:net').Socket | undefined;
+  // One abort listener of our own rather than the request's `signal` option, which also hangs
+  // a stream-finished watcher (several listeners) on every request.
+  let onAbort: (() => void) | undefined;
   // Whatever ends the exchange, the connection goes with it (an aborted request alone can
   // leave its socket open).
   const done = new Promise<HttpExchange>((resolve, reject) => {
@@ -38,17 +42,21 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
       headers: { 'user-agent': 'outpost-agent', ...options.headers },
       agent: false,
       rejectUnauthorized: options.verifyTls,
-      signal: options.signal,
     });
+    onAbort = () => req.destroy(new Error('aborted'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     let certificate: HttpExchange['certificate'];
     req.once('socket', (s) => {
       socket = s;
       s.once('lookup', () => (marks.lookup = since()));
       s.once('connect', () => (marks.connect = since()));
-      s.once('secureConnect', () => {
-        marks.tls = since();
-        certificate = describeCertificate(s as TLSSocket);
-      });
+      if (client === https) {
+        s.once('secureConnect', () => {
+          marks.tls = since();
+          certificate = describeCertificate(s as TLSSocket);
+        });
+      }
     });
     req.once('response', (res) => {
       marks.firstByte = since();
@@ -79,7 +87,10 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
     req.once('error', reject);
     req.end(options.body);
   });
-  return done.finally(() => socket?.destroy());
+  return done.finally(() => {
+    signal.removeEventListener('abort', onAbort!);
+    socket?.destroy();
+  });
 }
 
 function phases(m: Record<string, number>, end: number): Record<string, number> {

@@ -17,8 +17,8 @@ export interface PublisherOptions {
 export interface Publisher {
   /** Appends to the spool at once; sends by count or after maxDelayMs. */
   publish(result: SpooledResult): void;
-  /** Seals what is pending and sends what the in-flight window allows. */
-  flush(): void;
+  /** Seals what is pending and, once it is durable, sends what the in-flight window allows. */
+  flush(): Promise<void>;
   connected(): void;
   disconnected(): void;
   acknowledged(batchId: string): void;
@@ -54,15 +54,16 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
     inFlight.clear();
   };
 
-  const flush = () => {
+  const flush = async () => {
     clearTimeout(timer);
     timer = undefined;
-    spool.seal();
+    // A batch is sent only once its file is durable (the spool never rejects; it logs).
+    await spool.seal();
     pump();
   };
 
   const settledCheck = () => {
-    if (drained && spool.sealed().length === 0 && spool.pendingCount() === 0) drained();
+    if (drained && spool.stats().results === 0) drained();
   };
 
   return {
@@ -70,8 +71,8 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
       spool.append(result);
       // After stop() a late result is only kept on disk; the next start seals and sends it.
       if (stopped) return;
-      if (spool.pendingCount() >= maxResults) flush();
-      else timer ??= setTimeout(flush, maxDelayMs);
+      if (spool.pendingCount() >= maxResults) void flush();
+      else timer ??= setTimeout(() => void flush(), maxDelayMs);
     },
     flush,
     connected() {
@@ -91,8 +92,8 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
       settledCheck();
     },
     async drain(timeoutMs) {
-      flush();
-      if (spool.sealed().length === 0) return true;
+      await flush();
+      if (spool.stats().results === 0) return true;
       let timeout: NodeJS.Timeout | undefined;
       const done = await Promise.race([
         new Promise<boolean>((resolve) => (drained = () => resolve(true))),

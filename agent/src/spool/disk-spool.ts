@@ -1,11 +1,15 @@
 // Store and forward: every result is on disk within `flushDelayMs` of existing and stays there
 // until the control plane acknowledges the batch holding it. Results are serialized once and
-// appended to current.jsonl in batches (one write and one fsync per flush, never per result);
-// sealing renames current.jsonl to batch-<seq>-<id>.jsonl, deleted on acknowledgement. A
-// crash loses at most the last unflushed moment of results, none of them ever sent, so none
-// acknowledged; at worst a result is sent twice, and ingestion ignores repeats.
+// appended to current.jsonl in batches (one write and one fdatasync per flush, never per
+// result); sealing renames current.jsonl to batch-<seq>-<id>.jsonl, deleted on acknowledgement.
+// Every file operation runs on libuv's thread pool, one at a time in order, never on the event
+// loop: a slow disk delays the spool, not the checks' schedule. A batch is sent only once its
+// file is durable; a crash loses at most the last unflushed moment of results, none of them
+// ever sent, so none acknowledged; at worst a result is sent twice, and ingestion ignores
+// repeats.
 import { randomUUID } from 'node:crypto';
-import { closeSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 
@@ -37,20 +41,32 @@ export interface SpoolStats {
   evictedResults: number;
 }
 
+/** The results of current.jsonl: serialized once, `written` of them already durable on disk. */
+interface Segment {
+  results: SpooledResult[];
+  lines: string[];
+  bytes: number;
+  written: number;
+}
+
 const CURRENT = 'current.jsonl';
 const BATCH_FILE = /^batch-(\d+)-([0-9a-f-]{36})\.jsonl$/;
 /** Unflushed bytes that trigger a flush before the timer does. */
 const FLUSH_BYTES = 256 * 1024;
 
+const emptySegment = (): Segment => ({ results: [], lines: [], bytes: 0, written: 0 });
+
 export class DiskSpool {
   private readonly sealedBatches: SealedBatch[] = [];
-  private pending: SpooledResult[] = [];
-  private pendingBytes = 0;
-  /** Serialized lines of pending results not yet written to current.jsonl. */
-  private unflushed: string[] = [];
+  private current = emptySegment();
+  /** Bytes appended to `current` since the last flush was asked for. */
   private unflushedBytes = 0;
   private flushTimer: NodeJS.Timeout | undefined;
-  private currentFd: number | undefined;
+  private currentFile: FileHandle | undefined;
+  /** The file operations, run one after the other; settles when the last one has. */
+  private queue: Promise<void> = Promise.resolve();
+  /** Results (and their bytes) of batches sealed but not yet durable. */
+  private sealing = { results: 0, bytes: 0 };
   private sealedBytes = 0;
   private nextSeq = 1;
   private evicted = 0;
@@ -75,58 +91,81 @@ export class DiskSpool {
   append(result: SpooledResult): void {
     const line = `${JSON.stringify(result)}\n`;
     const bytes = Buffer.byteLength(line);
-    this.pending.push(result);
-    this.pendingBytes += bytes;
-    this.unflushed.push(line);
+    this.current.results.push(result);
+    this.current.lines.push(line);
+    this.current.bytes += bytes;
     this.unflushedBytes += bytes;
-    if (this.unflushedBytes >= FLUSH_BYTES) this.flush();
-    else this.flushTimer ??= setTimeout(() => this.flushOrLog(), this.flushDelayMs);
+    if (this.unflushedBytes >= FLUSH_BYTES) void this.flush();
+    else this.flushTimer ??= setTimeout(() => void this.flush(), this.flushDelayMs);
     this.evictIfOverSize();
   }
 
-  /** Writes what was appended since the last flush to current.jsonl: one write, one fsync. */
-  flush(): void {
+  /**
+   * Writes what was appended so far to current.jsonl (one write, one fdatasync); resolves once
+   * it is durable. A failed write (disk full) is logged and its lines go with the next flush.
+   */
+  flush(): Promise<void> {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    if (this.unflushed.length === 0) return;
-    this.currentFd ??= openSync(path.join(this.dir, CURRENT), 'a');
-    writeSync(this.currentFd, this.unflushed.join(''));
-    fdatasyncSync(this.currentFd);
-    this.unflushed = [];
     this.unflushedBytes = 0;
-  }
-
-  /** A timed flush that fails (disk full) keeps its lines for the next flush instead of crashing. */
-  private flushOrLog(): void {
-    try {
-      this.flush();
-    } catch (err) {
-      this.logger.error({ err }, 'writing results to the spool failed; retrying with the next flush');
-    }
+    const segment = this.current;
+    return this.enqueue(async () => {
+      try {
+        await this.writeSegment(segment);
+      } catch (err) {
+        this.logger.error({ err }, 'writing results to the spool failed; retrying with the next flush');
+      }
+    });
   }
 
   /** Flushes and lets go of current.jsonl (the spool can still be used; it reopens on demand). */
-  close(): void {
-    this.flush();
-    this.closeCurrent();
+  async close(): Promise<void> {
+    await this.flush();
+    await this.enqueue(() => this.closeCurrent());
+  }
+
+  /** Settles once every file operation asked for so far has (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.queue;
   }
 
   pendingCount(): number {
-    return this.pending.length;
+    return this.current.results.length;
   }
 
-  /** Moves the pending results into a new sealed batch; null when nothing is pending. */
-  seal(): SealedBatch | null {
-    if (this.pending.length === 0) return null;
-    this.flush();
-    this.closeCurrent();
-    // current.jsonl holds exactly the pending results: the rename makes it the batch at once.
+  /**
+   * Moves the pending results into a new batch at once; resolves with it once its file is
+   * durable and it is listed in sealed(), or null when nothing was pending. When the disk
+   * fails it, the results stay pending for the next seal (and null is returned).
+   */
+  seal(): Promise<SealedBatch | null> {
+    const segment = this.current;
+    if (segment.results.length === 0) return Promise.resolve(null);
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.unflushedBytes = 0;
+    this.current = emptySegment();
+    this.sealing.results += segment.results.length;
+    this.sealing.bytes += segment.bytes;
     const { seq, batchId, file } = this.nextBatchName();
-    renameSync(path.join(this.dir, CURRENT), file);
-    const batch = this.addSealed({ seq, batchId, results: this.pending, bytes: this.pendingBytes, file });
-    this.pending = [];
-    this.pendingBytes = 0;
-    return batch;
+    return this.enqueue(async () => {
+      try {
+        await this.writeSegment(segment);
+        await this.closeCurrent();
+        // current.jsonl holds exactly the segment's results: the rename makes it the batch at once.
+        await rename(path.join(this.dir, CURRENT), file);
+        return this.addSealed({ seq, batchId, results: segment.results, bytes: segment.bytes, file });
+      } catch (err) {
+        this.logger.error({ err }, 'sealing a spool batch failed; its results stay pending');
+        // No later operation has run yet: what was appended since follows in the same file.
+        const next = this.current;
+        this.current = { results: segment.results.concat(next.results), lines: segment.lines.concat(next.lines), bytes: segment.bytes + next.bytes, written: segment.written };
+        return null;
+      } finally {
+        this.sealing.results -= segment.results.length;
+        this.sealing.bytes -= segment.bytes;
+      }
+    });
   }
 
   /** Sealed, unacknowledged batches, oldest first. */
@@ -138,20 +177,55 @@ export class DiskSpool {
     const index = this.sealedBatches.findIndex((b) => b.batchId === batchId);
     if (index < 0) return false;
     const [batch] = this.sealedBatches.splice(index, 1);
-    removeFile(batch!.file);
-    this.sealedBytes -= batch!.bytes;
+    this.removeBatchFile(batch!);
     return true;
   }
 
   stats(): SpoolStats {
     const sealedResults = this.sealedBatches.reduce((n, b) => n + b.results.length, 0);
-    return { batches: this.sealedBatches.length, results: sealedResults + this.pending.length, bytes: this.sealedBytes + this.pendingBytes, evictedResults: this.evicted };
+    return {
+      batches: this.sealedBatches.length,
+      results: sealedResults + this.sealing.results + this.current.results.length,
+      bytes: this.sealedBytes + this.sealing.bytes + this.current.bytes,
+      evictedResults: this.evicted,
+    };
   }
 
-  private closeCurrent(): void {
-    if (this.currentFd === undefined) return;
-    closeSync(this.currentFd);
-    this.currentFd = undefined;
+  private enqueue<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(operation);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Appends the segment's lines not yet on disk: one write, one fdatasync. */
+  private async writeSegment(segment: Segment): Promise<void> {
+    const end = segment.lines.length;
+    if (segment.written >= end) return;
+    this.currentFile ??= await open(path.join(this.dir, CURRENT), 'a');
+    await this.currentFile.write(segment.lines.slice(segment.written, end).join(''));
+    await this.currentFile.datasync();
+    segment.written = end;
+  }
+
+  private async closeCurrent(): Promise<void> {
+    const file = this.currentFile;
+    this.currentFile = undefined;
+    await file?.close();
+  }
+
+  /** Forgets the batch at once; its file goes with the next turn of the queue (a crash before only means a re-send). */
+  private removeBatchFile(batch: SealedBatch): void {
+    this.sealedBytes -= batch.bytes;
+    void this.enqueue(async () => {
+      try {
+        await unlink(batch.file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.error({ err, file: batch.file }, 'removing a spool batch failed');
+      }
+    });
   }
 
   private nextBatchName(): { seq: number; batchId: string; file: string } {
@@ -164,7 +238,8 @@ export class DiskSpool {
   private writeBatch(results: SpooledResult[]): SealedBatch {
     const { seq, batchId, file } = this.nextBatchName();
     const body = results.map((r) => JSON.stringify(r)).join('\n') + '\n';
-    writeFileSync(`${file}.tmp`, body);
+    // Durable before current.jsonl, which held these results, is emptied below.
+    writeFileSync(`${file}.tmp`, body, { flush: true });
     renameSync(`${file}.tmp`, file);
     return this.addSealed({ seq, batchId, results, bytes: Buffer.byteLength(body), file });
   }
@@ -223,21 +298,11 @@ export class DiskSpool {
   }
 
   private evictIfOverSize(): void {
-    while (this.sealedBytes + this.pendingBytes > this.maxBytes && this.sealedBatches.length > 0) {
+    while (this.sealedBytes + this.sealing.bytes + this.current.bytes > this.maxBytes && this.sealedBatches.length > 0) {
       const oldest = this.sealedBatches.shift()!;
-      removeFile(oldest.file);
-      this.sealedBytes -= oldest.bytes;
+      this.removeBatchFile(oldest);
       this.evicted += oldest.results.length;
       this.logger.warn({ results: oldest.results.length, evictedTotal: this.evicted, maxBytes: this.maxBytes }, 'spool full: dropped the oldest undelivered results');
     }
-  }
-}
-
-/** A plain unlink: rmSync's recursive machinery (an lstat first) costs more per acknowledgement. */
-function removeFile(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }

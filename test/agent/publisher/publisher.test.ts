@@ -19,6 +19,11 @@ describe('publisher', () => {
     publisher = createPublisher({ spool, send: (b) => (sent.push(b), true), ...options });
     return publisher;
   };
+  /** Lets the spool finish writing, and the publisher send what became durable. */
+  const settled = async () => {
+    await spool.idle();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'outpost-publisher-'));
     spool = DiskSpool.open(dir, { maxBytes: 1024 * 1024, logger: pino({ level: 'silent' }) });
@@ -31,13 +36,14 @@ describe('publisher', () => {
   });
 
   describe('publish', () => {
-    it('sends a batch as soon as it holds maxResults', () => {
+    it('sends a batch as soon as it holds maxResults', async () => {
       const p = make({ maxResults: 3, maxDelayMs: 60_000 });
       p.connected();
       p.publish(result());
       p.publish(result());
       expect(sent, 'not before the batch is full').to.deep.equal([]);
       p.publish(result());
+      await settled();
       expect(sent).to.have.length(1);
       expect(sent[0]!.results).to.have.length(3);
     });
@@ -52,21 +58,24 @@ describe('publisher', () => {
       expect(sent[0]!.results.map((x) => x.id)).to.deep.equal([r.id]);
     });
 
-    it('keeps batches while offline and sends them in order once connected', () => {
+    it('keeps batches while offline and sends them in order once connected', async () => {
       const p = make({ maxResults: 1 });
       p.publish(result());
       p.publish(result());
+      await settled();
       expect(sent).to.deep.equal([]);
       p.connected();
       expect(sent.map((b) => b.seq)).to.deep.equal([1, 2]);
     });
 
-    it('keeps at most maxInFlight batches awaiting acknowledgement', () => {
+    it('keeps at most maxInFlight batches awaiting acknowledgement', async () => {
       const p = make({ maxResults: 1, maxInFlight: 2 });
       p.connected();
       for (let i = 0; i < 5; i++) p.publish(result());
+      await settled();
       expect(sent.map((b) => b.seq)).to.deep.equal([1, 2]);
       p.acknowledged(sent[0]!.batchId);
+      await settled();
       expect(sent.map((b) => b.seq)).to.deep.equal([1, 2, 3]);
     });
 
@@ -81,10 +90,11 @@ describe('publisher', () => {
   });
 
   describe('connected', () => {
-    it('sends every unacknowledged batch again, in order, after a reconnect, and forgets acknowledged ones', () => {
+    it('sends every unacknowledged batch again, in order, after a reconnect, and forgets acknowledged ones', async () => {
       const p = make({ maxResults: 1 });
       p.connected();
       for (let i = 0; i < 3; i++) p.publish(result());
+      await settled();
       p.acknowledged(sent[1]!.batchId);
       p.disconnected();
       const before = sent.splice(0);
@@ -93,13 +103,15 @@ describe('publisher', () => {
       expect(spool.stats().batches).to.equal(2);
     });
 
-    it('stops sending when the stream refuses a batch, and goes on once connected again', () => {
+    it('stops sending when the stream refuses a batch, and goes on once connected again', async () => {
       let open = true;
       const p = make({ maxResults: 1, send: (b) => open && (sent.push(b), true) });
       p.connected();
       p.publish(result());
+      await settled();
       open = false;
       p.publish(result());
+      await settled();
       expect(sent).to.have.length(1);
       open = true;
       p.connected();
@@ -108,10 +120,11 @@ describe('publisher', () => {
   });
 
   describe('acknowledged', () => {
-    it('deletes the batch from the spool', () => {
+    it('deletes the batch from the spool', async () => {
       const p = make({ maxResults: 1 });
       p.connected();
       p.publish(result());
+      await settled();
       p.acknowledged(sent[0]!.batchId);
       expect(spool.stats()).to.include({ batches: 0, results: 0 });
     });
@@ -131,6 +144,7 @@ describe('publisher', () => {
       p.connected();
       p.publish(result());
       const draining = p.drain(10_000);
+      await settled();
       expect(sent).to.have.length(1);
       p.acknowledged(sent[0]!.batchId);
       expect(await draining).to.equal(true);
