@@ -1,0 +1,108 @@
+// Reads outpost.yaml: YAML syntax, then the file schema, then ${ENV} references. Every
+// error names its line, and all of them are reported before anything is sent anywhere.
+import { isMap, isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { CliError } from '../cli-error.js';
+import { ENV_REFERENCE, OutpostFile } from './file-schema.js';
+
+const MAX_SYNTAX_ERRORS = 3;
+
+export type Path = (string | number)[];
+
+export interface LoadedFile {
+  file: OutpostFile;
+  /** "outpost.yaml:12" for the node at this path, for errors found later (unknown names). */
+  where(path: Path): string;
+}
+
+export class FileError extends CliError {
+  constructor(readonly problems: string[]) {
+    super(problems.length === 1 ? problems[0]! : `${problems.length} problems:\n  ${problems.join('\n  ')}`);
+    this.name = 'FileError';
+  }
+}
+
+/** Secret fields: an unset variable there means "keep the secret the server has". */
+const SECRET_PATHS = [/^services\.\d+\.options\.(password|private_key)$/, /^notification_channels\.\d+\.config\.(integration_key|secret)$/];
+
+export function isSecretPath(path: Path): boolean {
+  const dotted = path.join('.');
+  return SECRET_PATHS.some((p) => p.test(dotted));
+}
+
+export function loadFile(text: string, source: string, env: Record<string, string | undefined>): LoadedFile {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
+  const at = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return `${source}:${line}:${col}`;
+  };
+  // One syntax error cascades into many; the first few say where it is.
+  if (doc.errors.length > 0) {
+    throw new FileError(doc.errors.slice(0, MAX_SYNTAX_ERRORS).map((e) => `${at(e.pos[0])}: ${e.message.split('\n')[0]}`));
+  }
+  const where = (path: Path) => at(offsetOf(doc, path));
+
+  const parsed = OutpostFile.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) {
+    throw new FileError(
+      parsed.error.issues.map((issue) => {
+        const path = issue.path as Path;
+        if (issue.code === 'unrecognized_keys') {
+          return issue.keys.map((key) => `${at(offsetOf(doc, [...path, key], true))}: unknown key "${key}"${describe(path)}`).join('\n  ');
+        }
+        return `${where(path)}: ${describe(path, ': ')}${issue.message}`;
+      }),
+    );
+  }
+  const problems: string[] = [];
+  const file = resolveEnv(parsed.data, [], env, (path, variable) => {
+    if (!isSecretPath(path)) problems.push(`${where(path)}: environment variable ${variable} is not set`);
+  }) as OutpostFile;
+  if (problems.length > 0) throw new FileError(problems);
+  return { file, where };
+}
+
+function describe(path: Path, suffix = ''): string {
+  return path.length === 0 ? (suffix ? '' : ' at the top level') : suffix ? `${path.join('.')}${suffix}` : ` in ${path.join('.')}`;
+}
+
+/** Where the node at `path` (or its nearest existing parent) starts; `key` points at a map key. */
+function offsetOf(doc: Document, path: Path, key = false): number {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const parentPath = path.slice(0, depth - 1);
+    const last = path[depth - 1];
+    if (key && depth === path.length && last !== undefined) {
+      const parent = parentPath.length ? doc.getIn(parentPath, true) : doc.contents;
+      if (isMap(parent)) {
+        const pair = parent.items.find((item) => isNode(item.key) && (item.key as { value?: unknown }).value === last);
+        if (pair && isNode(pair.key) && pair.key.range) return pair.key.range[0];
+      }
+      continue;
+    }
+    const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
+    if (isNode(node) && node.range) return node.range[0];
+    if (depth === 0) break;
+  }
+  return 0;
+}
+
+/** Replaces ${NAME} in every string; `unset` hears of each variable the environment lacks. */
+function resolveEnv(value: unknown, path: Path, env: Record<string, string | undefined>, unset: (path: Path, variable: string) => void): unknown {
+  if (typeof value === 'string') {
+    // A secret whose variable is unset stays a reference: the plan keeps the stored secret.
+    if (isSecretPath(path) && ENV_REFERENCE.test(value) && env[value.slice(2, -1)] === undefined) return value;
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, variable: string) => {
+      const found = env[variable];
+      if (found === undefined) unset(path, variable);
+      return found ?? whole;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, i) => resolveEnv(item, [...path, i], env, unset));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveEnv(v, [...path, k], env, unset)]));
+  }
+  return value;
+}
+
+export const isUnresolvedSecret = (value: unknown): boolean => typeof value === 'string' && ENV_REFERENCE.test(value);
