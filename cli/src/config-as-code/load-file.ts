@@ -39,21 +39,28 @@ export function loadFile(text: string, source: string, env: Record<string, strin
   };
   // One syntax error cascades into many; the first few say where it is.
   if (doc.errors.length > 0) {
-    throw new FileError(doc.errors.slice(0, MAX_SYNTAX_ERRORS).map((e) => `${at(e.pos[0])}: ${e.message.split('\n')[0]}`));
+    // The yaml package repeats the position in its message; the prefix already gives it.
+    const message = (e: { message: string }) => e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new FileError(doc.errors.slice(0, MAX_SYNTAX_ERRORS).map((e) => `${at(e.pos[0])}: ${message(e)}`));
   }
   const where = (path: Path) => at(offsetOf(doc, path));
 
   const parsed = OutpostFile.safeParse(doc.toJS() ?? {});
   if (!parsed.success) {
-    throw new FileError(
-      parsed.error.issues.map((issue) => {
-        const path = issue.path as Path;
-        if (issue.code === 'unrecognized_keys') {
-          return issue.keys.map((key) => `${at(offsetOf(doc, [...path, key], true))}: unknown key "${key}"${describe(path)}`).join('\n  ');
+    const found: { offset: number; text: string }[] = [];
+    for (const issue of parsed.error.issues) {
+      const path = issue.path as Path;
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          const offset = offsetOf(doc, [...path, key], true);
+          found.push({ offset, text: `${at(offset)}: unknown key "${key}"${describe(path)}` });
         }
-        return `${where(path)}: ${describe(path, ': ')}${issue.message}`;
-      }),
-    );
+      } else {
+        const offset = offsetOf(doc, path);
+        found.push({ offset, text: `${at(offset)}: ${describe(path, ': ')}${issue.message}` });
+      }
+    }
+    throw new FileError(found.sort((a, b) => a.offset - b.offset).map((f) => f.text));
   }
   const problems: string[] = [];
   const file = resolveEnv(parsed.data, [], env, (path, variable) => {
