@@ -1,12 +1,16 @@
 // `outpost apply` and `outpost export` as a user runs them: the CLI as its own process
 // against a real control plane, the organization read back through the API.
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestUser } from '../support/api-client.js';
 import { runCli } from '../support/cli-process.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
+
+// Status page slugs are unique across organizations (they make public URLs).
+const SLUG = `acme-${randomBytes(4).toString('hex')}`;
 
 interface Knobs {
   webInterval?: number;
@@ -61,7 +65,7 @@ ${
 `
     : ''
 }status_pages:
-  - slug: acme
+  - slug: ${SLUG}
     title: Acme status
     services: [web, nightly backup]
 `;
@@ -124,7 +128,7 @@ describe('outpost apply and export', () => {
     expect(byName(now.rules, 'web down').condition).to.deep.include({ consecutive_failures: 2, channel_ids: [hook.id] });
     expect(byName(now.rules, 'backup late').service_id).to.equal(heartbeat.service_id);
     expect(byName(now.windows, 'upgrade').service_ids).to.deep.equal([web.id]);
-    expect(now.pages[0]).to.deep.include({ slug: 'acme', service_ids: [web.id, heartbeat.service_id] });
+    expect(now.pages[0]).to.deep.include({ slug: SLUG, service_ids: [web.id, heartbeat.service_id] });
   });
 
   it('changes nothing on a second apply of the same file', async () => {

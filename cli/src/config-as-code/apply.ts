@@ -1,6 +1,7 @@
 // Carries out a plan: creates and updates in dependency order (a rule after the channels it
 // names), then deletes in the reverse order (a rule before the service it watches).
 import type { ApiClient } from '../api-client.js';
+import { CliError } from '../cli-error.js';
 import { KINDS, heartbeatKind, channelKind, serviceKind, type Kind, type Row } from './kinds.js';
 import type { Change, Plan } from './plan.js';
 
@@ -37,7 +38,21 @@ function show(value: unknown, kind: Kind, field: string): string {
   return JSON.stringify(value);
 }
 
+/** Stops at the first refused change; what was done stays done, and a new apply finishes it. */
 export async function applyPlan(api: ApiClient, plan: Plan, progress: (line: string) => void): Promise<void> {
+  let done = 0;
+  try {
+    await applyChanges(api, plan, (line) => {
+      done++;
+      progress(line);
+    });
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    throw new CliError(`apply stopped after ${done} of ${plan.changes.length} changes: ${err.message}`);
+  }
+}
+
+async function applyChanges(api: ApiClient, plan: Plan, progress: (line: string) => void): Promise<void> {
   const { refs } = plan;
   const track = (kind: Kind, row: Row) => {
     if (kind === serviceKind) refs.services.add(row.id, row.name);
