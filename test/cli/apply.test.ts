@@ -231,4 +231,20 @@ describe('outpost apply and export', () => {
     expect(unknown.stderr).to.contain(`unknown.yaml:${lineOf('ops hok')}:`).and.to.contain('no notification channel named "ops hok"');
     expect(await snapshot()).to.deep.equal(before);
   });
+  it('replaces a channel whose type changed and points the rules naming it at the new one', async () => {
+    const chat = outpostYaml({ webInterval: 30, withWindow: false }).replace(
+      '    type: webhook\n    config:\n      url: http://127.0.0.1:9/hook\n      secret: ${HOOK_SECRET}',
+      '    type: chat\n    config:\n      webhook_url: http://127.0.0.1:9/chat',
+    );
+    const file = write('replaced.yaml', chat);
+    const run = await apply(file);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.contain('-/+ replace notification channel "ops hook"').and.to.contain('~ update alert rule "web down"');
+
+    const hook = (await get('/notification-channels')).find((c) => c.name === 'ops hook');
+    expect(hook.channel_type).to.equal('chat');
+    const rule = (await get('/alert-rules')).find((r) => r.name === 'web down');
+    expect(rule.condition.channel_ids).to.deep.equal([hook.id]);
+    expect((await apply(file)).stdout).to.contain('No changes');
+  });
 });

@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../api-client.js';
 import type { OutpostFile } from './file-schema.js';
-import { KINDS, type Entry, type Kind, type Row } from './kinds.js';
+import { KINDS, channelKind, ruleKind, type Entry, type Kind, type Row } from './kinds.js';
 import { FileError, isUnresolvedSecret, type LoadedFile } from './load-file.js';
 import { NameIndex, type References } from './references.js';
 
@@ -88,7 +88,26 @@ export function makePlan(loaded: LoadedFile, remote: RemoteState, prune: boolean
     }
   }
   if (problems.length > 0) throw new FileError(problems);
+  resendReplacedChannels(changes, remote);
   return { changes, unmanaged, refs: remote.refs };
+}
+
+/** A replaced channel gets a new id: the rules that name it are sent its new id. */
+function resendReplacedChannels(changes: Change[], remote: RemoteState): void {
+  const replaced = new Set(changes.filter((c) => c.action === 'replace' && c.kind === channelKind).map((c) => c.key));
+  if (replaced.size === 0) return;
+  for (const rule of remote.rows.get(ruleKind) ?? []) {
+    const entry = ruleKind.toEntry(rule, remote.refs);
+    if (!(entry.channels ?? []).some((name: string) => replaced.has(name))) continue;
+    const existing = changes.find((c) => c.kind === ruleKind && c.key === rule.name);
+    if (existing?.action === 'delete' || existing?.action === 'create') continue;
+    if (existing?.action === 'update') {
+      if (!existing.changes.some((c) => c.field === 'channels')) existing.changes.push({ field: 'channels', from: entry.channels, to: existing.entry.channels });
+      continue;
+    }
+    // Not in the file, or unchanged: its channels stay as they are, under the new ids.
+    changes.push({ action: 'update', kind: ruleKind, key: rule.name, entry, current: rule, changes: [{ field: 'channels', from: entry.channels, to: entry.channels }] });
+  }
 }
 
 function diff(kind: Kind, entry: Entry, current: Row, refs: References): FieldChange[] {
@@ -117,7 +136,9 @@ function withKnownSecrets(kind: Kind, wanted: Entry, had: Entry): Entry {
 function same(kind: Kind, field: string, wanted: unknown, had: unknown): boolean {
   if (kind.instants?.includes(field) && typeof wanted === 'string' && typeof had === 'string') return Date.parse(wanted) === Date.parse(had);
   if (kind.unordered?.includes(field) && Array.isArray(wanted) && Array.isArray(had)) {
-    return isDeepStrictEqual([...wanted].map(String).sort(), [...had].map(String).sort());
+    // As sets: the API drops repeats too.
+    const asSet = (values: unknown[]) => [...new Set(values.map(String))].sort();
+    return isDeepStrictEqual(asSet(wanted), asSet(had));
   }
   return isDeepStrictEqual(normal(wanted), normal(had));
 }
