@@ -101,6 +101,7 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
     .option('--prune', 'delete what the file does not name (without it nothing is deleted)')
     .action(async (f) => {
       const { apply } = await import('./commands/config-as-code.js');
+      // The whole environment: the file's ${ENV} references may name any variable.
       exitCode = await apply(client(), f, rawEnv, io.out);
     });
 
