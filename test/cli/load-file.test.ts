@@ -48,6 +48,14 @@ describe('loadFile', () => {
     ]);
   });
 
+  it('names the lines of an unknown check type and of an endpoint that does not fit its type', () => {
+    const text = `services:\n  - name: a\n    check_type: htp\n    endpoint: x\n  - name: b\n    check_type: tcp\n    endpoint: no-port\n`;
+    const problems = problemsOf(() => loadFile(text, 'o.yaml', {}));
+    expect(problems).to.have.length(2);
+    expect(problems[0]).to.match(/^o\.yaml:3:17: services\.0\.check_type: must be one of HTTP, HTTPS, /);
+    expect(problems[1]).to.match(/^o\.yaml:7:15: services\.1\.endpoint: must be host:port/);
+  });
+
   it('reads an empty file as an organization with nothing in it', () => {
     const plan = makePlan(loadFile('', 'o.yaml', {}), emptyOrganization(), true);
     expect(plan.changes).to.deep.equal([]);

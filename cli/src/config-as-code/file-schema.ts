@@ -3,6 +3,8 @@
 // ${ENV} references, so a file can be committed; docs/outpost.schema.json is generated
 // from this schema (npm run generate:cli-schema).
 import { z } from 'zod';
+import { CHECK_TYPES, endpointFormat, type CheckType } from '../../../shared/src/check-types.js';
+import { endpointProblem } from '../../../shared/src/endpoints.js';
 
 /** `${NAME}`: replaced by the environment variable when the file is applied. */
 export const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
@@ -19,7 +21,11 @@ const seconds = z.number().int();
 export const ServiceEntry = z
   .strictObject({
     name: name.describe('unique in the organization; how other resources refer to this service'),
-    check_type: z.string().min(1).transform((t) => t.toUpperCase()).describe('HTTP, HTTPS, TCP, PING, DNS, WEBSOCKET, SMTP, IMAP, FTP, SSH, REDIS, MYSQL, MONGODB, POSTGRES, GRPC, ...'),
+    check_type: z
+      .string()
+      .refine((t) => CHECK_TYPES.includes(t.trim().toUpperCase() as CheckType), `must be one of ${CHECK_TYPES.join(', ')}`)
+      .transform((t) => t.trim().toUpperCase())
+      .describe(`one of ${CHECK_TYPES.join(', ')} (any case)`),
     endpoint: z.string().min(1),
     description: z.string().nullable().default(null),
     environment: z.string().nullable().default(null),
@@ -29,6 +35,13 @@ export const ServiceEntry = z
     locations: z.array(z.string().min(1)).min(1).default(['local']),
     // Check options are open (the server validates them per check type); the secret ones are references.
     options: z.looseObject({ password: secretRef.optional(), private_key: secretRef.optional() }).default({}),
+  })
+  // Checked here so that a wrong endpoint names its line; one with ${ENV} in it is left to the API.
+  .superRefine((service, ctx) => {
+    const type = service.check_type as CheckType;
+    if (service.endpoint.includes('${') || !CHECK_TYPES.includes(type)) return;
+    const problem = endpointProblem(endpointFormat(type), service.endpoint);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: problem });
   })
   .describe('a monitored service (POST /api/v1/services)');
 
