@@ -48,10 +48,11 @@ describe('loadFile', () => {
     ]);
   });
 
-  it('names the lines of an unknown check type and of an endpoint that does not fit its type', () => {
-    const text = `services:\n  - name: a\n    check_type: htp\n    endpoint: x\n  - name: b\n    check_type: tcp\n    endpoint: no-port\n`;
+  it('names the lines of an unknown check type, an endpoint that does not fit its type and an unknown option', () => {
+    const text = `services:\n  - name: a\n    check_type: htp\n    endpoint: x\n  - name: b\n    check_type: tcp\n    endpoint: no-port\n  - name: c\n    check_type: http\n    endpoint: http://c/\n    options:\n      methd: GET\n`;
     const problems = problemsOf(() => loadFile(text, 'o.yaml', {}));
-    expect(problems).to.have.length(2);
+    expect(problems).to.have.length(3);
+    expect(problems[2]).to.equal('o.yaml:12:7: services.2.options: methd is not an option of check_type HTTP');
     expect(problems[0]).to.match(/^o\.yaml:3:17: services\.0\.check_type: must be one of HTTP, HTTPS, /);
     expect(problems[1]).to.match(/^o\.yaml:7:15: services\.1\.endpoint: must be host:port/);
   });

@@ -4,6 +4,7 @@
 // from this schema (npm run generate:cli-schema).
 import { z } from 'zod';
 import { CHECK_TYPES, endpointFormat, type CheckType } from '../../../shared/src/check-types.js';
+import { parseCheckOptions } from '../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../shared/src/endpoints.js';
 
 /** `${NAME}`: replaced by the environment variable when the file is applied. */
@@ -36,10 +37,16 @@ export const ServiceEntry = z
     // Check options are open (the server validates them per check type); the secret ones are references.
     options: z.looseObject({ password: secretRef.optional(), private_key: secretRef.optional() }).default({}),
   })
-  // Checked here so that a wrong endpoint names its line; one with ${ENV} in it is left to the API.
+  // Checked here with the API's own rules, so that a mistake names its line; an endpoint
+  // with ${ENV} in it is left to the API.
   .superRefine((service, ctx) => {
     const type = service.check_type as CheckType;
-    if (service.endpoint.includes('${') || !CHECK_TYPES.includes(type)) return;
+    if (!CHECK_TYPES.includes(type)) return;
+    const options = parseCheckOptions(type, service.options);
+    if (!options.ok) {
+      for (const issue of options.issues) ctx.addIssue({ code: 'custom', path: ['options', ...(issue.path ? issue.path.split('.') : [])], message: issue.message });
+    }
+    if (service.endpoint.includes('${')) return;
     const problem = endpointProblem(endpointFormat(type), service.endpoint);
     if (problem) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: problem });
   })
