@@ -1,7 +1,6 @@
 // Reads outpost.yaml: YAML syntax, then the file schema, then ${ENV} references. Every
 // error names its line, and all of them are reported before anything is sent anywhere.
 import { isMap, isNode, LineCounter, parseDocument, type Document } from 'yaml';
-import type { z } from 'zod';
 import { CliError } from '../cli-error.js';
 import { ENV_REFERENCE, OutpostFile } from './file-schema.js';
 
@@ -25,7 +24,7 @@ export class FileError extends CliError {
 /** Secret fields: an unset variable there means "keep the secret the server has". */
 const SECRET_PATHS = [/^services\.\d+\.options\.(password|private_key)$/, /^notification_channels\.\d+\.config\.(integration_key|secret)$/];
 
-export function isSecretPath(path: Path): boolean {
+function isSecretPath(path: Path): boolean {
   const dotted = path.join('.');
   return SECRET_PATHS.some((p) => p.test(dotted));
 }
@@ -53,11 +52,11 @@ export function loadFile(text: string, source: string, env: Record<string, strin
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) {
           const offset = offsetOf(doc, [...path, key], true);
-          found.push({ offset, text: `${at(offset)}: unknown key "${key}"${describe(path)}` });
+          found.push({ offset, text: `${at(offset)}: unknown key "${key}"${inObject(path)}` });
         }
       } else {
         const offset = offsetOf(doc, path);
-        found.push({ offset, text: `${at(offset)}: ${describe(path, ': ')}${issue.message}` });
+        found.push({ offset, text: `${at(offset)}: ${fieldPrefix(path)}${issue.message}` });
       }
     }
     throw new FileError(found.sort((a, b) => a.offset - b.offset).map((f) => f.text));
@@ -70,8 +69,14 @@ export function loadFile(text: string, source: string, env: Record<string, strin
   return { file, where };
 }
 
-function describe(path: Path, suffix = ''): string {
-  return path.length === 0 ? (suffix ? '' : ' at the top level') : suffix ? `${path.join('.')}${suffix}` : ` in ${path.join('.')}`;
+/** " in alert_rules.1", for a key of the object at `path`. */
+function inObject(path: Path): string {
+  return path.length === 0 ? ' at the top level' : ` in ${path.join('.')}`;
+}
+
+/** "alert_rules.1.severity: ", before the message about the value at `path`. */
+function fieldPrefix(path: Path): string {
+  return path.length === 0 ? '' : `${path.join('.')}: `;
 }
 
 /** Where the node at `path` (or its nearest existing parent) starts; `key` points at a map key. */

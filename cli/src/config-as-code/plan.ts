@@ -2,7 +2,6 @@
 // terms, computed from the server's current state before anything is sent.
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../api-client.js';
-import type { OutpostFile } from './file-schema.js';
 import { KINDS, channelKind, ruleKind, type Entry, type Kind, type Row } from './kinds.js';
 import { FileError, isUnresolvedSecret, type LoadedFile } from './load-file.js';
 import { NameIndex, type References } from './references.js';
@@ -161,11 +160,11 @@ function normal(value: unknown): unknown {
 /** Every name the file refers to must be in the file or stay on the server. */
 function checkReferences(loaded: LoadedFile, remote: RemoteState, prune: boolean, problems: string[]): void {
   const { file, where } = loaded;
-  const inFile = (file: OutpostFile) => ({
+  // A heartbeat is a service too: rules, windows and pages name it like one.
+  const named = {
     services: new Set([...file.services.map((s) => s.name), ...file.heartbeats.map((h) => h.name)]),
     channels: new Set(file.notification_channels.map((c) => c.name)),
-  });
-  const named = inFile(file);
+  };
   const exists = (index: NameIndex, set: Set<string>, name: string) => set.has(name) || (!prune && index.has(name));
   const service = (name: string, path: (string | number)[]) => {
     if (!exists(remote.refs.services, named.services, name)) problems.push(`${where(path)}: no service or heartbeat named "${name}"${prune && remote.refs.services.has(name) ? ' stays (--prune deletes it)' : ''}`);
