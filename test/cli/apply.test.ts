@@ -247,4 +247,19 @@ describe('outpost apply and export', () => {
     expect(rule.condition.channel_ids).to.deep.equal([hook.id]);
     expect((await apply(file)).stdout).to.contain('No changes');
   });
+  it('names an escalation policy the file does not manage by its name', async () => {
+    const oncall = (await get('/notification-channels')).find((c) => c.name === 'oncall');
+    const policy = await cp.api.post('/escalation-policies', { name: 'night shift', steps: [{ delay_minutes: 5, channel_ids: [oncall.id] }] }, user.token);
+    expect(policy.status, policy.text).to.equal(201);
+    const text = outpostYaml({ webInterval: 30, withWindow: false })
+      .replace('    type: webhook\n    config:\n      url: http://127.0.0.1:9/hook\n      secret: ${HOOK_SECRET}', '    type: chat\n    config:\n      webhook_url: http://127.0.0.1:9/chat')
+      .replace('    severity: warning', '    severity: warning\n    escalation_policy: night shift');
+    const file = write('escalated.yaml', text);
+    const run = await apply(file);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.contain('~ update alert rule "backup late"\n    escalation_policy: null -> "night shift"');
+    const rule = (await get('/alert-rules')).find((r) => r.name === 'backup late');
+    expect(rule.condition.escalation_policy_id).to.equal(policy.body.id);
+    expect((await apply(file)).stdout).to.contain('No changes');
+  });
 });
