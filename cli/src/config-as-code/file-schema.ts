@@ -1,0 +1,141 @@
+// The outpost.yaml format: the desired state of one organization, every resource keyed by
+// its name (status pages by slug) and referring to others by name. Secrets may only be
+// ${ENV} references, so a file can be committed; docs/outpost.schema.json is generated
+// from this schema (npm run generate:cli-schema).
+import { z } from 'zod';
+import { CHECK_TYPES, endpointFormat, type CheckType } from '../../../shared/src/check-types.js';
+import { parseCheckOptions } from '../../../shared/src/check-options.js';
+import { endpointProblem } from '../../../shared/src/endpoints.js';
+
+/** `${NAME}`: replaced by the environment variable when the file is applied. */
+export const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+const secretRef = z
+  .string()
+  .regex(ENV_REFERENCE, 'a secret must be an ${ENV} reference, e.g. ${WEBHOOK_SECRET}, never the secret itself')
+  .describe('a secret: an ${ENV} reference, resolved when applied and never exported');
+
+const name = z.string().trim().min(1, 'name must not be empty').max(200);
+const names = (what: string) => z.array(z.string().min(1)).describe(`${what}, by name`);
+const seconds = z.number().int();
+
+export const ServiceEntry = z
+  .strictObject({
+    name: name.describe('unique in the organization; how other resources refer to this service'),
+    check_type: z
+      .string()
+      .refine((t) => CHECK_TYPES.includes(t.trim().toUpperCase() as CheckType), `must be one of ${CHECK_TYPES.join(', ')}`)
+      .transform((t) => t.trim().toUpperCase())
+      .describe(`one of ${CHECK_TYPES.join(', ')} (any case)`),
+    endpoint: z.string().min(1),
+    description: z.string().nullable().default(null),
+    environment: z.string().nullable().default(null),
+    check_interval_seconds: seconds.min(5).max(86400).default(60),
+    timeout_seconds: seconds.min(1).max(120).default(10),
+    tags: z.array(z.string().min(1)).default([]),
+    locations: z.array(z.string().min(1)).min(1).default(['local']),
+    // Check options are open (the server validates them per check type); the secret ones are references.
+    options: z.looseObject({ password: secretRef.optional(), private_key: secretRef.optional() }).default({}),
+  })
+  // Checked here with the API's own rules, so that a mistake names its line; an endpoint
+  // with ${ENV} in it is left to the API.
+  .superRefine((service, ctx) => {
+    const type = service.check_type as CheckType;
+    if (!CHECK_TYPES.includes(type)) return;
+    const options = parseCheckOptions(type, service.options);
+    if (!options.ok) {
+      for (const issue of options.issues) ctx.addIssue({ code: 'custom', path: ['options', ...(issue.path ? issue.path.split('.') : [])], message: issue.message });
+    }
+    if (service.endpoint.includes('${')) return;
+    const problem = endpointProblem(endpointFormat(type), service.endpoint);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: problem });
+  })
+  .describe('a monitored service (POST /api/v1/services)');
+
+const CHANNEL_CONFIGS = {
+  chat: z.strictObject({ webhook_url: z.string().min(1) }),
+  pager: z.strictObject({ integration_key: secretRef }),
+  sms: z.strictObject({ to: z.string().min(1) }),
+  email: z.strictObject({ to: z.string().min(1) }),
+  webhook: z.strictObject({
+    url: z.string().min(1),
+    method: z.enum(['POST', 'PUT']).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    secret: secretRef.optional(),
+  }),
+};
+
+const channelOf = <T extends keyof typeof CHANNEL_CONFIGS>(type: T) =>
+  z.strictObject({ name, type: z.literal(type), config: CHANNEL_CONFIGS[type], enabled: z.boolean().default(true) });
+
+export const ChannelEntry = z
+  .discriminatedUnion('type', [channelOf('chat'), channelOf('pager'), channelOf('sms'), channelOf('email'), channelOf('webhook')])
+  .describe('a notification channel; its type cannot change in place (apply replaces it)');
+
+export const RuleEntry = z
+  .strictObject({
+    name,
+    service: z.string().min(1).nullable().default(null).describe('the service or heartbeat it watches, by name; null: every service'),
+    severity: z.enum(['critical', 'warning', 'info']),
+    enabled: z.boolean().default(true),
+    statuses: z.array(z.enum(['RED', 'YELLOW', 'GREEN'])).min(1).optional(),
+    consecutive_failures: seconds.min(1).max(1000).optional(),
+    response_time_ms_above: z.number().min(0).optional(),
+    min_failing_locations: seconds.min(1).max(50).optional(),
+    channels: names('the channels it notifies instead of every channel').optional(),
+    escalation_policy: z.string().min(1).optional().describe('an escalation policy, by name'),
+  })
+  .describe('an alert rule');
+
+export const MaintenanceEntry = z
+  .strictObject({
+    name,
+    starts_at: z.iso.datetime({ offset: true }),
+    ends_at: z.iso.datetime({ offset: true }),
+    services: names('the services it silences; empty: every service').default([]),
+  })
+  .describe('a maintenance window');
+
+export const StatusPageEntry = z
+  .strictObject({
+    slug: z.string().regex(/^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/),
+    title: z.string().min(1),
+    description: z.string().nullable().default(null),
+    public: z.boolean().default(true),
+    services: names('the services shown, in this order').default([]),
+  })
+  .describe('a status page, keyed by its slug');
+
+export const HeartbeatEntry = z
+  .strictObject({
+    name,
+    interval_seconds: seconds.min(1),
+    grace_seconds: seconds.min(0).default(60),
+  })
+  .describe('a heartbeat (a job that pings Outpost)');
+
+export const OutpostFile = z
+  .strictObject({
+    services: z.array(ServiceEntry).default([]),
+    heartbeats: z.array(HeartbeatEntry).default([]),
+    notification_channels: z.array(ChannelEntry).default([]),
+    alert_rules: z.array(RuleEntry).default([]),
+    maintenance_windows: z.array(MaintenanceEntry).default([]),
+    status_pages: z.array(StatusPageEntry).default([]),
+  })
+  .describe('Outpost configuration as code: `outpost apply -f outpost.yaml` makes the organization match this file');
+export type OutpostFile = z.infer<typeof OutpostFile>;
+export type ServiceEntry = z.infer<typeof ServiceEntry>;
+export type ChannelEntry = z.infer<typeof ChannelEntry>;
+export type RuleEntry = z.infer<typeof RuleEntry>;
+export type MaintenanceEntry = z.infer<typeof MaintenanceEntry>;
+export type StatusPageEntry = z.infer<typeof StatusPageEntry>;
+export type HeartbeatEntry = z.infer<typeof HeartbeatEntry>;
+
+/** The JSON Schema editors use to complete and check the file. */
+export function outpostFileJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(OutpostFile, { io: 'input', target: 'draft-2020-12' }),
+    title: 'outpost.yaml',
+  };
+}

@@ -1,0 +1,192 @@
+// One descriptor per resource kind of the file: how to list it, how a server object reads in
+// the file's terms (names for ids), and how file fields become a request body. The planner
+// compares in the file's terms, so a reference is equal when it names the same resource.
+import type { ApiClient } from '../api-client.js';
+import { CliError } from '../cli-error.js';
+import type { OutpostFile } from './file-schema.js';
+import { isUnresolvedSecret } from './load-file.js';
+import type { References } from './references.js';
+
+export type Row = Record<string, any>;
+export type Entry = Record<string, any>;
+export type Section = keyof OutpostFile;
+
+/** An object field some of whose keys are secrets the API shows masked. */
+interface SecretField {
+  field: string;
+  keys: readonly string[];
+  /** Whether a plain secret from the environment is what the masked value shows. */
+  matches(plain: string, masked: string): boolean;
+}
+
+export interface Kind {
+  section: Section;
+  label: string;
+  path: string;
+  keyField: 'name' | 'slug';
+  /** The fields compared and sent, in the file's terms. */
+  fields: readonly string[];
+  list(api: ApiClient): Promise<Row[]>;
+  toEntry(row: Row, refs: References): Entry;
+  /** The request body for these fields of the entry; `current` gives secrets to keep. */
+  toBody(entry: Entry, fields: readonly string[], refs: References, current?: Row): Row;
+  secrets?: SecretField;
+  /** Fields whose order means nothing. */
+  unordered?: readonly string[];
+  /** Fields holding instants, equal when they name the same instant. */
+  instants?: readonly string[];
+  /** A change the API cannot make in place: the resource is deleted and created again. */
+  replacedOn?: readonly string[];
+}
+
+const INTERNAL_CHECK_TYPES = new Set(['HEARTBEAT', 'TLS_CERTIFICATE']);
+const maskedTail = (plain: string) => (plain.length <= 4 ? '****' : `****${plain.slice(-4)}`);
+
+const pick = (entry: Entry, fields: readonly string[]) => Object.fromEntries(fields.filter((f) => f in entry).map((f) => [f, entry[f]]));
+
+/** An object field with its secrets: the environment's value, or the masked one the server keeps. */
+function withSecrets(value: Entry, current: Entry | undefined, keys: readonly string[]): Entry {
+  const out = { ...value };
+  for (const key of keys) {
+    if (!isUnresolvedSecret(out[key])) continue;
+    if (current && typeof current[key] === 'string') out[key] = current[key];
+    else throw new CliError(`environment variable ${String(out[key]).slice(2, -1)} is not set, and the server holds no ${key} to keep`);
+  }
+  return out;
+}
+
+const SERVICE_FIELDS = ['check_type', 'endpoint', 'description', 'environment', 'check_interval_seconds', 'timeout_seconds', 'tags', 'locations', 'options'] as const;
+
+export const serviceKind: Kind = {
+  section: 'services',
+  label: 'service',
+  path: '/services',
+  keyField: 'name',
+  fields: SERVICE_FIELDS,
+  unordered: ['tags', 'locations'],
+  secrets: { field: 'options', keys: ['password', 'private_key'], matches: () => true },
+  list: async (api) => (await api.get<Row[]>('/services')).filter((s) => !INTERNAL_CHECK_TYPES.has(s.check_type)),
+  toEntry: (s) => ({ name: s.name, ...pick(s, SERVICE_FIELDS) }),
+  toBody(entry, fields, _refs, current) {
+    const body: Row = { name: entry.name, ...pick(entry, fields) };
+    if (fields.includes('options')) body.options = withSecrets(entry.options, current?.options, ['password', 'private_key']);
+    return body;
+  },
+};
+
+export const heartbeatKind: Kind = {
+  section: 'heartbeats',
+  label: 'heartbeat',
+  path: '/heartbeats',
+  keyField: 'name',
+  fields: ['interval_seconds', 'grace_seconds'],
+  list: (api) => api.get<Row[]>('/heartbeats'),
+  toEntry: (h) => ({ name: h.name, interval_seconds: h.interval_seconds, grace_seconds: h.grace_seconds }),
+  toBody: (entry, fields) => ({ name: entry.name, ...pick(entry, fields) }),
+};
+
+export const channelKind: Kind = {
+  section: 'notification_channels',
+  label: 'notification channel',
+  path: '/notification-channels',
+  keyField: 'name',
+  fields: ['type', 'config', 'enabled'],
+  replacedOn: ['type'],
+  secrets: { field: 'config', keys: ['integration_key', 'secret'], matches: (plain, masked) => maskedTail(plain) === masked },
+  list: (api) => api.get<Row[]>('/notification-channels'),
+  toEntry: (c) => ({ name: c.name, type: c.channel_type, config: c.config, enabled: c.enabled }),
+  toBody(entry, fields, _refs, current) {
+    const body: Row = { name: entry.name };
+    if (fields.includes('type')) body.channel_type = entry.type;
+    if (fields.includes('config')) body.config = withSecrets(entry.config, current?.config, ['integration_key', 'secret']);
+    if (fields.includes('enabled')) body.enabled = entry.enabled;
+    return body;
+  },
+};
+
+const CONDITION_FIELDS = ['statuses', 'consecutive_failures', 'response_time_ms_above', 'min_failing_locations'] as const;
+const RULE_FIELDS = ['service', 'severity', 'enabled', ...CONDITION_FIELDS, 'channels', 'escalation_policy'] as const;
+
+export const ruleKind: Kind = {
+  section: 'alert_rules',
+  label: 'alert rule',
+  path: '/alert-rules',
+  keyField: 'name',
+  fields: RULE_FIELDS,
+  unordered: ['statuses', 'channels'],
+  list: (api) => api.get<Row[]>('/alert-rules'),
+  toEntry(r, refs) {
+    const c: Row = r.condition ?? {};
+    const entry: Entry = { name: r.name, service: r.service_id ? refs.services.nameOf(r.service_id) : null, severity: r.severity, enabled: r.enabled };
+    for (const f of CONDITION_FIELDS) if (c[f] !== undefined && c[f] !== null) entry[f] = c[f];
+    if (Array.isArray(c.channel_ids)) entry.channels = c.channel_ids.map((id: string) => refs.channels.nameOf(id));
+    if (c.escalation_policy_id) entry.escalation_policy = refs.policies.nameOf(c.escalation_policy_id);
+    return entry;
+  },
+  toBody(entry, fields, refs, current) {
+    const body: Row = { name: entry.name };
+    if (fields.includes('service')) body.service_id = entry.service === null ? null : refs.services.idOf(entry.service);
+    if (fields.includes('severity')) body.severity = entry.severity;
+    if (fields.includes('enabled')) body.enabled = entry.enabled;
+    if (fields.some((f) => !['service', 'severity', 'enabled'].includes(f))) {
+      // The condition is replaced whole; keys the file format does not know (team_ids, ...) are kept.
+      const known = new Set<string>([...CONDITION_FIELDS, 'channel_ids', 'escalation_policy_id']);
+      const kept = Object.fromEntries(Object.entries(current?.condition ?? {}).filter(([k]) => !known.has(k)));
+      body.condition = {
+        ...kept,
+        ...pick(entry, CONDITION_FIELDS),
+        channel_ids: entry.channels ? entry.channels.map((n: string) => refs.channels.idOf(n)) : null,
+        escalation_policy_id: entry.escalation_policy ? refs.policies.idOf(entry.escalation_policy) : null,
+      };
+    }
+    return body;
+  },
+};
+
+export const maintenanceKind: Kind = {
+  section: 'maintenance_windows',
+  label: 'maintenance window',
+  path: '/maintenance-windows',
+  keyField: 'name',
+  fields: ['starts_at', 'ends_at', 'services'],
+  unordered: ['services'],
+  instants: ['starts_at', 'ends_at'],
+  list: (api) => api.get<Row[]>('/maintenance-windows'),
+  toEntry: (w, refs) => ({
+    name: w.name,
+    starts_at: w.starts_at,
+    ends_at: w.ends_at,
+    services: w.service_ids.map((id: string) => refs.services.nameOf(id)),
+  }),
+  toBody(entry, fields, refs) {
+    const body: Row = { name: entry.name, ...pick(entry, fields.filter((f) => f !== 'services')) };
+    if (fields.includes('services')) body.service_ids = entry.services.map((n: string) => refs.services.idOf(n));
+    // The API checks the pair: an update of one end sends both.
+    if (fields.includes('starts_at') || fields.includes('ends_at')) Object.assign(body, { starts_at: entry.starts_at, ends_at: entry.ends_at });
+    return body;
+  },
+};
+
+export const statusPageKind: Kind = {
+  section: 'status_pages',
+  label: 'status page',
+  path: '/status-pages',
+  keyField: 'slug',
+  fields: ['title', 'description', 'public', 'services'],
+  list: (api) => api.get<Row[]>('/status-pages'),
+  toEntry: (p, refs) => ({
+    slug: p.slug,
+    title: p.title,
+    description: p.description,
+    public: p.public,
+    services: p.service_ids.map((id: string) => refs.services.nameOf(id)),
+  }),
+  toBody(entry, fields, refs) {
+    const body: Row = { slug: entry.slug, ...pick(entry, fields.filter((f) => f !== 'services')) };
+    if (fields.includes('services')) body.service_ids = entry.services.map((n: string) => refs.services.idOf(n));
+    return body;
+  },
+};
+
+/** In the order they are created: a kind refers only to kinds before it. */
+export const KINDS: readonly Kind[] = [channelKind, serviceKind, heartbeatKind, ruleKind, maintenanceKind, statusPageKind];

@@ -1,0 +1,144 @@
+// The `outpost` command line: every command is a call of the REST API.
+import { Command, Option } from 'commander';
+import { ApiClient } from './api-client.js';
+import { CliError, UsageError } from './cli-error.js';
+import { outputFormat } from './output.js';
+import { connection, parseCliEnv, type CliEnv } from './settings.js';
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const stdio: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** Runs the CLI; resolves with the exit code: 0 ok, 1 failure, 2 usage. */
+export async function main(argv: string[], rawEnv: Record<string, string | undefined>, io: Io = stdio): Promise<number> {
+  const env: CliEnv = parseCliEnv(rawEnv);
+  let exitCode = 0;
+  const program = new Command('outpost')
+    .description('Outpost from the command line: services, alerts, agents, and the organization as code')
+    .option('--url <url>', 'control plane URL, e.g. https://outpost.example.com (OUTPOST_URL)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
+
+  const output = () => new Option('-o, --output <format>', 'table or json').choices(['table', 'json']).default('table');
+  const client = () => {
+    const { url, token } = connection(program.opts().url, env);
+    return new ApiClient(url, token);
+  };
+  const resources = async (format: unknown) => {
+    const { resourceCommands } = await import('./commands/resources.js');
+    return resourceCommands(client(), outputFormat(format), io.out);
+  };
+
+  program
+    .command('login')
+    .description('log in with an e-mail and password and store the token (in $XDG_CONFIG_HOME/outpost/, mode 0600)')
+    .option('--email <email>', 'account e-mail (prompted when absent)')
+    .option('--password <password>', 'password (prompted when absent)')
+    .action(async (flags) => {
+      const { login } = await import('./commands/login.js');
+      exitCode = await login(program.opts().url, flags, env, io.out);
+    });
+
+  const services = program.command('services').description('monitored services');
+  services.command('ls').description('list the services').addOption(output()).action(async (f) => (await resources(f.output)).listServices());
+  services.command('get <service>').description('show one service (by name or id)').addOption(output()).action(async (ref, f) => (await resources(f.output)).getService(ref));
+  services
+    .command('create')
+    .description('create a service')
+    .requiredOption('--name <name>', 'service name')
+    .requiredOption('--type <type>', 'check type, e.g. HTTP, TCP, PING')
+    .requiredOption('--endpoint <endpoint>', 'URL, host:port or host, as the check type needs')
+    .option('--interval <seconds>', 'seconds between checks', integer)
+    .option('--timeout <seconds>', 'seconds before a check fails', integer)
+    .option('--location <name...>', 'where it is checked from')
+    .option('--tag <tag...>', 'tags')
+    .addOption(output())
+    .action(async (f) =>
+      (await resources(f.output)).createService({
+        name: f.name,
+        check_type: f.type,
+        endpoint: f.endpoint,
+        check_interval_seconds: f.interval,
+        timeout_seconds: f.timeout,
+        locations: f.location,
+        tags: f.tag,
+      }),
+    );
+  services.command('rm <service>').description('delete a service and its history').addOption(output()).action(async (ref, f) => (await resources(f.output)).removeService(ref));
+
+  program.command('check <service>').description('run a check of the service now').addOption(output()).action(async (ref, f) => (await resources(f.output)).checkService(ref));
+
+  const alerts = program.command('alerts').description('alerts');
+  alerts
+    .command('ls')
+    .description('list alerts (active ones by default)')
+    .addOption(new Option('--status <status>', 'which alerts').choices(['active', 'firing', 'acknowledged', 'resolved', 'all']).default('active'))
+    .addOption(output())
+    .action(async (f) => (await resources(f.output)).listAlerts(f.status));
+  alerts.command('ack <alert-id>').description('acknowledge an alert').addOption(output()).action(async (id, f) => (await resources(f.output)).acknowledgeAlert(id));
+  alerts.command('resolve <alert-id>').description('resolve an alert').addOption(output()).action(async (id, f) => (await resources(f.output)).resolveAlert(id));
+
+  const agents = program.command('agents').description('agents and their locations');
+  agents.command('ls').description('list the agents').addOption(output()).action(async (f) => (await resources(f.output)).listAgents());
+  agents
+    .command('create <name>')
+    .description('register an agent; prints its token once')
+    .requiredOption('--location <location>', 'the location it checks from')
+    .addOption(output())
+    .action(async (name, f) => (await resources(f.output)).createAgent(name, f.location));
+
+  program
+    .command('apply')
+    .description('make the organization match the file; prints the plan first')
+    .requiredOption('-f, --file <file>', 'outpost.yaml, or - for standard input')
+    .option('--dry-run', 'print the plan only')
+    .option('--prune', 'delete what the file does not name (without it nothing is deleted)')
+    .action(async (f) => {
+      const { apply } = await import('./commands/config-as-code.js');
+      // The whole environment: the file's ${ENV} references may name any variable.
+      exitCode = await apply(client(), f, rawEnv, io.out);
+    });
+
+  program
+    .command('export')
+    .description('write the organization in the outpost.yaml format (secrets as ${ENV} references)')
+    .option('-f, --file <file>', 'write here instead of standard output')
+    .action(async (f) => {
+      const { exportFile } = await import('./commands/config-as-code.js');
+      exitCode = await exportFile(client(), f.file, io.out);
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of outpost.yaml, for editors (also in docs/outpost.schema.json)')
+    .action(async () => {
+      const { outpostFileJsonSchema } = await import('./config-as-code/file-schema.js');
+      io.out(JSON.stringify(outpostFileJsonSchema(), null, 2));
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.err(`outpost: ${err.message}`);
+      return err.exitCode;
+    }
+    // Commander's own exits: help and version are 0, a usage mistake is 2.
+    const code = (err as { exitCode?: number }).exitCode;
+    if (typeof code === 'number') return code === 0 ? 0 : 2;
+    throw err;
+  }
+}
+
+function integer(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new UsageError(`"${value}" is not a whole number`);
+  return n;
+}

@@ -1,0 +1,27 @@
+// The published JSON Schema of outpost.yaml is the one the CLI's zod schema gives.
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { OutpostFile } from '../../cli/src/config-as-code/file-schema.js';
+import { CLI_SCHEMA_PATH, cliSchemaText } from '../../scripts/generate-cli-schema.js';
+
+describe('outpost.yaml JSON Schema', () => {
+  it('is up to date with the file schema (npm run generate:cli-schema)', () => {
+    expect(readFileSync(CLI_SCHEMA_PATH, 'utf8')).to.equal(cliSchemaText());
+  });
+
+  it('describes every section, refuses unknown keys and requires secrets as ${ENV} references', () => {
+    const schema = JSON.parse(cliSchemaText());
+    expect(Object.keys(schema.properties)).to.have.members(['services', 'heartbeats', 'notification_channels', 'alert_rules', 'maintenance_windows', 'status_pages']);
+    expect(schema.additionalProperties).to.equal(false);
+    expect(schema.properties.services.items.properties.options.properties.password.pattern).to.be.a('string');
+  });
+
+  it('accepts the example outpost.yaml of the README', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const example = /```yaml\n# outpost\.yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example, 'the README has an outpost.yaml example').to.be.a('string');
+    const parsed = OutpostFile.safeParse(parse(example!));
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).to.equal(true);
+  });
+});
