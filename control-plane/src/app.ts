@@ -48,6 +48,7 @@ import { jsonBody } from './http/json-body.js';
 import { jsonResponse } from './http/json-response.js';
 import { storableInput } from './http/storable-input.js';
 import { requestContext } from './http/request-context.js';
+import { observeRequests, type RequestObserver } from './http/request-metrics.js';
 import { webApp } from './http/web-app.js';
 import type { Logger } from './logger.js';
 import type { WsFeed } from './ws/ws-feed.js';
@@ -79,6 +80,10 @@ export interface AppDeps {
   webDir: string;
   /** Requests per credential; absent: no limit. */
   apiLimiter: RateLimiter | undefined;
+  /** Told the route, status and duration of every request. */
+  requestObserver: RequestObserver;
+  /** GET /metrics on this port; absent when it has a listen address of its own. */
+  metricsRoutes: Router | undefined;
 }
 
 export function createApp(deps: AppDeps) {
@@ -114,6 +119,7 @@ export function createApp(deps: AppDeps) {
   api.use(guarded.routes(), guarded.allowedMethods());
 
   app.use(requestContext(deps.logger));
+  app.use(observeRequests(deps.requestObserver));
   app.use(errorMiddleware);
   // Large JSON answers (2,000 services' overview is ~1 MB) travel gzipped: level 1 costs a few
   // ms per MB and saves ~90% on the wire. Dashboard files arrive already compressed.
@@ -122,6 +128,8 @@ export function createApp(deps: AppDeps) {
   app.use(clientAddress(deps.trustedProxies));
   app.use(jsonBody);
   app.use(storableInput);
+  // Before the dashboard, which answers every other GET outside /api.
+  if (deps.metricsRoutes) app.use(deps.metricsRoutes.routes());
   app.use(webApp(deps.webDir));
   app.use(api.routes());
   app.use(api.allowedMethods());
