@@ -110,8 +110,8 @@ describe('metrics', () => {
       expect(grew('outpost_ingest_results_total', { outcome: 'stored' })).to.be.at.least(2);
       expect(samples<PromHistogramData>(after, 'outpost_ingest_duration_seconds')[0]?.count).to.be.at.least(1);
 
-      expect(value(after, 'probe_success', { service_id: services.up!, service: 'metrics-up', location })).to.equal(1);
-      expect(value(after, 'probe_success', { service_id: services.down!, service: 'metrics-down', location })).to.equal(0);
+      expect(value(after, 'probe_success', { service_id: services.up!, service_name: 'metrics-up', location })).to.equal(1);
+      expect(value(after, 'probe_success', { service_id: services.down!, service_name: 'metrics-down', location })).to.equal(0);
       expect(value(after, 'probe_duration_seconds', { service_id: services.up!, location })).to.be.closeTo(0.12, 1e-9);
       expect(value(after, 'probe_duration_seconds', { service_id: services.down!, location })).to.be.closeTo(3, 1e-9);
     });

@@ -128,20 +128,20 @@ export function createControlPlaneMetrics({ readings, webSocketClients, poolUse,
 function probeGauges(databaseGauge: DatabaseGauge, read: () => Promise<ProbeReadings>): void {
   let pending: Promise<ProbeReadings> | undefined;
   const shared = () => (pending ??= read().finally(() => (pending = undefined)));
-  const labelNames = ['service_id', 'service', 'location'];
+  const labelNames = ['service_id', 'service_name', 'location'];
   databaseGauge({
     name: 'probe_success',
     help: 'Whether the latest check of the service from the location passed (as blackbox_exporter)',
     labelNames,
     read: shared,
-    fill: (gauge, r) => r.probes.forEach((p) => gauge.set({ service_id: p.serviceId, service: p.service, location: p.location }, p.ok ? 1 : 0)),
+    fill: (gauge, r) => r.probes.forEach((p) => gauge.set({ service_id: p.serviceId, service_name: p.serviceName, location: p.location }, p.ok ? 1 : 0)),
   });
   databaseGauge({
     name: 'probe_duration_seconds',
     help: 'Response time of the latest check of the service from the location (as blackbox_exporter)',
     labelNames,
     read: shared,
-    fill: (gauge, r) => r.probes.forEach((p) => p.seconds !== null && gauge.set({ service_id: p.serviceId, service: p.service, location: p.location }, p.seconds)),
+    fill: (gauge, r) => r.probes.forEach((p) => p.seconds !== null && gauge.set({ service_id: p.serviceId, service_name: p.serviceName, location: p.location }, p.seconds)),
   });
   databaseGauge({
     name: 'outpost_metrics_services_omitted',

@@ -6,7 +6,7 @@ import type { Query } from '../db/pooled-sql.js';
 
 export interface ProbeReading {
   serviceId: string;
-  service: string;
+  serviceName: string;
   location: string;
   ok: boolean;
   /** Absent for rows written before response times were kept per location. */
@@ -76,7 +76,7 @@ export function createMetricsReadingsRepository(query: Query): MetricsReadings {
       const exported = new Set(rows.map((r) => r.service_id)).size;
       return {
         // A degraded (YELLOW) result passed its check: only RED is a failed probe.
-        probes: rows.map((r) => ({ serviceId: r.service_id, service: r.name, location: r.location, ok: r.status !== 'RED', seconds: r.response_time_ms === null ? null : r.response_time_ms / 1000 })),
+        probes: rows.map((r) => ({ serviceId: r.service_id, serviceName: r.name, location: r.location, ok: r.status !== 'RED', seconds: r.response_time_ms === null ? null : r.response_time_ms / 1000 })),
         omittedServices: rows.length === 0 ? 0 : rows[0]!.services - exported,
       };
     },
