@@ -149,6 +149,16 @@ describe('metrics', () => {
       await poll(async () => value(await scrape(metricsUrl()), 'outpost_agents_online', { location }) === 1, { what: 'one agent online again' });
     });
 
+    it('reports the same agents online on another replica, which holds none of their streams', async () => {
+      const other = await startTestControlPlane();
+      try {
+        const families = await scrape(`${other.baseUrl}/metrics`);
+        expect(value(families, 'outpost_agents_online', { location })).to.equal(1);
+      } finally {
+        await other.stop();
+      }
+    });
+
     it('reports the outbox depth and delivery failures by channel type', async () => {
       const before = await scrape(metricsUrl());
       const deadPort = await freePort();
@@ -229,17 +239,25 @@ describe('metrics', () => {
     });
   });
 
-  describe('with METRICS_PER_SERVICE=off', () => {
+  describe('with a token on the API port, and METRICS_PER_SERVICE=off', () => {
     let cp: TestControlPlane;
+    const token = randomBytes(16).toString('hex');
     before(async () => {
-      cp = await startTestControlPlane({ env: { METRICS_PER_SERVICE: 'off' } });
+      cp = await startTestControlPlane({ env: { METRICS_TOKEN: token, METRICS_PER_SERVICE: 'off' } });
     });
     after(async () => {
       await cp?.stop();
     });
 
+    it('answers 401 in JSON without the token', async () => {
+      const res = await fetch(`${cp.baseUrl}/metrics`);
+      expect(res.status).to.equal(401);
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      expect(await res.json()).to.include({ code: 'UNAUTHENTICATED' });
+    });
+
     it('leaves out the per-service families and keeps the others', async () => {
-      const names = Object.keys(await scrape(`${cp.baseUrl}/metrics`));
+      const names = Object.keys(await scrape(`${cp.baseUrl}/metrics`, token));
       expect(names).to.include.members(['outpost_agents_online', 'outpost_outbox_pending_deliveries']);
       expect(names).to.not.include.members(['probe_success']);
       expect(names).to.not.include.members(['probe_duration_seconds']);
