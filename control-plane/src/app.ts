@@ -48,6 +48,7 @@ import { jsonBody } from './http/json-body.js';
 import { jsonResponse } from './http/json-response.js';
 import { storableInput } from './http/storable-input.js';
 import { requestContext } from './http/request-context.js';
+import { observeRequests, type RequestObserver } from './http/request-metrics.js';
 import { webApp } from './http/web-app.js';
 import { apiOperations } from './api-operations.js';
 import { docsPage } from './http/openapi/docs-page.js';
@@ -82,6 +83,10 @@ export interface AppDeps {
   webDir: string;
   /** Requests per credential; absent: no limit. */
   apiLimiter: RateLimiter | undefined;
+  /** Told the route, status and duration of every request. */
+  requestObserver: RequestObserver;
+  /** GET /metrics on this port; absent when it has a listen address of its own. */
+  metricsRoutes: Router | undefined;
 }
 
 /** Every route under /api/v1; each one has its operation in api-operations.ts. */
@@ -122,6 +127,7 @@ export function createApp(deps: AppDeps) {
   const api = createApiRouter(deps);
 
   app.use(requestContext(deps.logger));
+  app.use(observeRequests(deps.requestObserver));
   app.use(errorMiddleware);
   // Large JSON answers (2,000 services' overview is ~1 MB) travel gzipped: level 1 costs a few
   // ms per MB and saves ~90% on the wire. Dashboard files arrive already compressed.
@@ -131,6 +137,8 @@ export function createApp(deps: AppDeps) {
   app.use(jsonBody);
   app.use(storableInput);
   app.use(docsPage());
+  // Before the dashboard, which answers every other GET outside /api.
+  if (deps.metricsRoutes) app.use(deps.metricsRoutes.routes());
   app.use(webApp(deps.webDir));
   app.use(api.routes());
   app.use(api.allowedMethods());

@@ -40,6 +40,7 @@ import { createCheckHistoryRepository } from './features/checks/check-history.re
 import { createCheckResultsRepository } from './features/checks/check-results.repository.js';
 import { createHistoryService } from './features/checks/history.service.js';
 import { createIngestService } from './features/checks/ingest.service.js';
+import { observedIngest } from './features/checks/observed-ingest.js';
 import { createPartitionKeeper } from './features/checks/partition-keeper.js';
 import { createEscalationJob } from './features/escalation/escalation-job.js';
 import { createHeartbeatsRepository } from './features/heartbeats/heartbeats.repository.js';
@@ -55,6 +56,7 @@ import { createDeliveriesRepository } from './features/notifications/deliveries.
 import { createDispatcher, DEFAULT_RETRY, type RetryPolicy } from './features/notifications/dispatcher.js';
 import { createNotificationPlanner } from './features/notifications/notification-planner.js';
 import { createSenders } from './features/notifications/senders/index.js';
+import { observedSenders } from './features/notifications/senders/observed-senders.js';
 import { createOrganizationAccess } from './features/organizations/organization-access.js';
 import { createOrganizationAdminRepository } from './features/organizations/organization-admin.repository.js';
 import { createOrganizationService } from './features/organizations/organization.service.js';
@@ -74,6 +76,9 @@ import { createStatusPagesRepository } from './features/status-pages/status-page
 import { createStatusPagesService } from './features/status-pages/status-pages.service.js';
 import { createAgentGateway } from './grpc/agent-gateway.js';
 import type { Logger } from './logger.js';
+import { createControlPlaneMetrics } from './metrics/control-plane-metrics.js';
+import { createScraper, metricsRoutes } from './metrics/metrics-endpoint.js';
+import { createMetricsReadingsRepository } from './metrics/metrics-readings.repository.js';
 import type { Secrets } from './secrets.js';
 import { createWsFeed } from './ws/ws-feed.js';
 
@@ -103,6 +108,14 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const apiKeys = createApiKeysService(createApiKeysRepository(db.em), hasher, access, verifiedKeys, (id) => replication!.apiKeyRevoked(id));
   const verifyCredential = jwtOrApiKey(tokens, apiKeys);
   const feed = createWsFeed({ verify: verifyCredential, access, bus, logger });
+  const metrics = createControlPlaneMetrics({
+    readings: createMetricsReadingsRepository(sql.query),
+    webSocketClients: feed.clients,
+    poolUse: db.poolUse,
+    settings: config.metrics,
+    logger: logger.child({ component: 'metrics' }),
+  });
+  const scrapeMetrics = createScraper(metrics.registry, config.metrics.token);
   const references = createReferences(db.em);
   const sharedLimiters = postgresRateLimiters(db.knex());
 
@@ -127,7 +140,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const deliveries = createDeliveriesRepository(db.em);
   const dispatcher = createDispatcher({
     deliveries,
-    senders: createSenders(config.notifications),
+    senders: observedSenders(createSenders(config.notifications), metrics.deliveries),
     secrets: secretBox,
     clock,
     logger: logger.child({ component: 'dispatcher' }),
@@ -173,7 +186,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       seen: agentsRepo.markSeen,
       disconnected: agentsRepo.markDisconnected,
     },
-    ingest,
+    ingest: observedIngest(ingest, metrics.ingest),
     logger,
   });
   replication = replicate({
@@ -224,10 +237,12 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     apiLimiter:
       config.limits.api &&
       (db.embedded ? memoryRateLimiters()('api', config.limits.api) : sharedCounterLimiter(sql.query, 'api-shared', config.limits.api, logger.child({ component: 'rate-limit' }))),
+    requestObserver: metrics.requests,
+    metricsRoutes: config.metrics.address ? undefined : metricsRoutes(scrapeMetrics),
   };
 
   /** Secrets of the first format depend on the JWT secret; moved onto the data key at start. */
   const resealLegacySecrets = () => resealSecrets(createSealedValuesRepository(db.em), secretBox, { onlyLegacy: true });
 
-  return { appDeps, gateway, hub, cluster, lease, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, resealLegacySecrets };
+  return { appDeps, gateway, hub, cluster, lease, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, resealLegacySecrets, scrapeMetrics };
 }

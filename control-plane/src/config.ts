@@ -34,6 +34,16 @@ const addressList = z
     }
   }, 'must be a comma-separated list of IP addresses or CIDR ranges');
 
+/** host:port, e.g. 127.0.0.1:9464 or [::1]:9464. */
+const listenAddress = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:]+\]|[^\s:\[\]]+):\d{1,5}$/, 'must be HOST:PORT (e.g. 127.0.0.1:9464)')
+  .transform((v) => {
+    const colon = v.lastIndexOf(':');
+    return { host: v.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(v.slice(colon + 1)) };
+  })
+  .refine((a) => a.port <= 65535, 'must have a port of at most 65535');
+
 const positiveInt = (unit: string) => z.coerce.number({ message: `must be a whole number of ${unit}` }).int(`must be a whole number of ${unit}`).min(1);
 
 const ConfigSchema = z.object({
@@ -86,6 +96,10 @@ const ConfigSchema = z.object({
   SMS_GATEWAY_USER: z.string().min(1).optional(),
   SMS_GATEWAY_PASSWORD: z.string().optional(),
   SMS_FROM: z.string().min(1).optional(),
+  METRICS_ADDR: listenAddress.optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_PER_SERVICE: booleanFlag.default(true),
+  METRICS_MAX_SERVICES: positiveInt('services').max(1_000_000).default(10_000),
 });
 
 export interface Config {
@@ -110,6 +124,18 @@ export interface Config {
   readonly limits: LimitSettings;
   /** Files of the agents' gRPC endpoint TLS; absent: plaintext (loopback and trusted networks only). */
   readonly grpcTls: { certFile: string; keyFile: string; clientCaFile?: string } | undefined;
+  readonly metrics: MetricsSettings;
+}
+
+export interface MetricsSettings {
+  /** A listen address of its own for /metrics; absent: /metrics on the API port. */
+  readonly address: { host: string; port: number } | undefined;
+  /** Scrapers must present it as a bearer token; absent: /metrics is open. */
+  readonly token: string | undefined;
+  /** Export probe_success and probe_duration_seconds per service and location. */
+  readonly perService: boolean;
+  /** At most this many services in the per-service families (the first by id). */
+  readonly maxServices: number;
 }
 
 export interface HttpSettings {
@@ -144,7 +170,7 @@ export interface NotificationSettings {
 export class ConfigError extends Error {}
 
 /** Never echoed back in an error: they are secrets, or may hold one (a password in a URL). */
-const SECRET_VARIABLES = new Set(['JWT_SECRET', 'AGENT_TOKEN', 'DATA_ENCRYPTION_KEYS', 'DATABASE_URL', 'SMTP_PASSWORD', 'SMS_GATEWAY_PASSWORD']);
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'AGENT_TOKEN', 'DATA_ENCRYPTION_KEYS', 'DATABASE_URL', 'SMTP_PASSWORD', 'SMS_GATEWAY_PASSWORD', 'METRICS_TOKEN']);
 
 /** Parses the environment; throws ConfigError with one line naming the bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -178,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databasePoolSize: c.DATABASE_POOL_SIZE,
     checkRetentionDays: c.CHECK_RETENTION_DAYS,
     grpcTls: c.GRPC_TLS_CERT && c.GRPC_TLS_KEY ? { certFile: c.GRPC_TLS_CERT, keyFile: c.GRPC_TLS_KEY, clientCaFile: c.GRPC_TLS_CLIENT_CA } : undefined,
+    metrics: Object.freeze({ address: c.METRICS_ADDR, token: c.METRICS_TOKEN, perService: c.METRICS_PER_SERVICE, maxServices: c.METRICS_MAX_SERVICES }),
     http: Object.freeze({
       trustedProxies: Object.freeze(c.TRUSTED_PROXIES),
       headersTimeoutMs: c.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,

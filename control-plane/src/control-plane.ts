@@ -10,11 +10,14 @@ import type { RetryPolicy } from './features/notifications/dispatcher.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
 import { createHttpServer } from './http/http-server.js';
 import type { Logger } from './logger.js';
+import { startMetricsServer } from './metrics/metrics-endpoint.js';
 import { resolveSecrets } from './secrets.js';
 
 export interface RunningControlPlane {
   httpPort: number;
   grpcPort: number;
+  /** The port of METRICS_ADDR when set. */
+  metricsPort: number | undefined;
   agentToken: string;
   /** This replica's id among the replicas on one database. */
   replicaId: string;
@@ -62,10 +65,12 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     http.listen(config.port, config.host, () => resolve());
   });
   const httpPort = (http.address() as { port: number }).port;
+  const metricsServer = config.metrics.address ? await startMetricsServer(parts.scrapeMetrics, config.metrics.address, config.http) : undefined;
   parts.dispatcher.start();
   parts.escalationJob.start();
   parts.heartbeatJob.start();
-  logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port }, 'control plane listening');
+  const metricsUrl = metricsServer ? `http://${displayHost(config.metrics.address!.host)}:${metricsServer.port}/metrics` : `http://${displayHost(config.host)}:${httpPort}/metrics`;
+  logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port, metricsUrl }, 'control plane listening');
 
   // Loaded only when wanted: the probers pull in native add-ons the API does not need.
   const agent = config.embeddedAgent
@@ -75,6 +80,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   return {
     httpPort,
     grpcPort: grpc.port,
+    metricsPort: metricsServer?.port,
     agentToken: secrets.agentToken,
     replicaId: parts.cluster.replicaId,
     runEscalations: () => parts.escalationJob.runOnce(),
@@ -88,6 +94,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
       parts.gateway.closeAll();
       await grpc.stop();
       await closing;
+      await metricsServer?.close();
       await parts.hub.settled();
       await parts.upkeep.stop();
       // The agents that were here count as gone at once, not when the lease runs out.

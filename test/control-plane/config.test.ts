@@ -30,6 +30,10 @@ describe('config', () => {
       ['TRUSTED_PROXIES', '10.0.0.0/8,not-an-address'],
       ['API_RATE_LIMIT', 'lots'],
       ['HTTP_REQUEST_TIMEOUT_SECONDS', '0'],
+      ['METRICS_ADDR', '9464'],
+      ['METRICS_ADDR', '127.0.0.1:99999'],
+      ['METRICS_PER_SERVICE', 'some'],
+      ['METRICS_MAX_SERVICES', '0'],
     ] as const) {
       it(`refuses ${name}=${value} with one line naming the variable`, () => {
         expect(() => loadConfig({ [name]: value })).to.throw(ConfigError, new RegExp(`^invalid configuration: ${name} [^\\n]+$`));
@@ -37,7 +41,7 @@ describe('config', () => {
     }
 
     it('never echoes the value of a secret it refuses', () => {
-      for (const [name, value] of [['JWT_SECRET', 'leaked-but-short'], ['DATA_ENCRYPTION_KEYS', 'k1:bGVha2Vk'], ['DATABASE_URL', 'mysql://root:leaked@db']] as const) {
+      for (const [name, value] of [['JWT_SECRET', 'leaked-but-short'], ['DATA_ENCRYPTION_KEYS', 'k1:bGVha2Vk'], ['DATABASE_URL', 'mysql://root:leaked@db'], ['METRICS_TOKEN', 'leaked']] as const) {
         expect(() => loadConfig({ [name]: value })).to.throw(ConfigError).with.property('message').that.does.not.include('leaked').and.not.include('bGVha2Vk');
       }
     });
@@ -50,6 +54,13 @@ describe('config', () => {
       expect(config.http.trustedProxies).to.deep.equal(['10.0.0.0/8', 'loopback']);
       expect(config.dataEncryptionKeys?.map((k) => k.id)).to.deep.equal(['new', 'old']);
       expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '60', HTTP_REQUEST_TIMEOUT_SECONDS: '30' })).to.throw(ConfigError, /must not exceed/);
+    });
+
+    it('serves metrics on the API port, per service, by default; parses a listen address of their own', () => {
+      expect(loadConfig({}).metrics).to.deep.equal({ address: undefined, token: undefined, perService: true, maxServices: 10_000 });
+      const config = loadConfig({ METRICS_ADDR: '[::1]:9464', METRICS_TOKEN: 'scrape-token-0123456789', METRICS_PER_SERVICE: 'off', METRICS_MAX_SERVICES: '500' });
+      expect(config.metrics).to.deep.equal({ address: { host: '::1', port: 9464 }, token: 'scrape-token-0123456789', perService: false, maxServices: 500 });
+      expect(loadConfig({ METRICS_ADDR: '0.0.0.0:0' }).metrics.address).to.deep.equal({ host: '0.0.0.0', port: 0 });
     });
 
     it('returns a frozen object', () => {

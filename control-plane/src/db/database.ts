@@ -37,7 +37,22 @@ export interface Database {
   knex(): Knex;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** Connections of the pool in use and idle, and acquisitions waiting for one. */
+  poolUse(): PoolUse;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  inUse: number;
+  idle: number;
+  waiting: number;
+}
+
+/** The few counters of knex's pool (tarn) read here; its own types are not exported. */
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -99,6 +114,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     knex: () => orm.em.getConnection().getKnex(),
     async ping() {
       await orm.em.fork().getConnection().execute('select 1');
+    },
+    poolUse() {
+      const pool = (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+      return pool ? { inUse: pool.numUsed(), idle: pool.numFree(), waiting: pool.numPendingAcquires() } : { inUse: 0, idle: 0, waiting: 0 };
     },
     async close() {
       await orm.close(true);
