@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../../control-plane/src/db/database
 import { startEmbeddedPostgres } from '../../control-plane/src/db/embedded-postgres.js';
 import { MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
 import { createLogger } from '../../control-plane/src/logger.js';
+import { createPrivatePostgres } from '../fixtures/private-postgres.js';
 
 const logger = createLogger('silent');
 
@@ -98,17 +99,23 @@ describe('migrations', () => {
   });
 
   it('apply once when several replicas start together on a fresh database', async function () {
-    if (!process.env.TEST_DATABASE_URL) this.skip(); // replicas need a PostgreSQL server
     this.timeout(60_000);
-    await withFreshDatabase(async (url) => {
-      const replicas = await Promise.all([1, 2, 3].map(() => openDatabase({ url, embeddedDataDir: null, poolSize: 2, logger })));
+    // Replicas share a PostgreSQL server: the tests' own, else a private cluster (PGlite has one session).
+    const cluster = process.env.TEST_DATABASE_URL ? undefined : await createPrivatePostgres(this);
+    const startTogether = async (url: string | undefined) => {
+      const replicas = await Promise.all([1, 2, 3].map(() => openDatabase({ url: url ?? cluster!.url, embeddedDataDir: null, poolSize: 2, logger })));
       try {
         const applied = await replicas[0]!.em().execute<{ name: string }[]>('select name from mikro_orm_migrations order by id');
         expect(applied.map((m) => m.name)).to.deep.equal(MIGRATIONS.map((m) => m.name));
       } finally {
         await Promise.all(replicas.map((db) => db.close()));
       }
-    });
+    };
+    try {
+      await (cluster ? startTogether(undefined) : withFreshDatabase(startTogether));
+    } finally {
+      cluster?.destroy();
+    }
   });
 
   it('moves existing raw results into day partitions and builds their rollups (0006)', async function () {
