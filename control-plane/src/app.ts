@@ -48,7 +48,7 @@ import { jsonBody } from './http/json-body.js';
 import { jsonResponse } from './http/json-response.js';
 import { storableInput } from './http/storable-input.js';
 import { requestContext } from './http/request-context.js';
-import { observeRequests, type RequestObserver } from './http/request-metrics.js';
+import type { RequestObserver } from './http/request-metrics.js';
 import { webApp } from './http/web-app.js';
 import { apiOperations } from './api-operations.js';
 import { docsPage } from './http/openapi/docs-page.js';
@@ -126,8 +126,7 @@ export function createApp(deps: AppDeps) {
   const app = websockify(new Koa({ proxy: false }));
   const api = createApiRouter(deps);
 
-  app.use(requestContext(deps.logger));
-  app.use(observeRequests(deps.requestObserver));
+  app.use(requestContext(deps.logger, deps.requestObserver));
   app.use(errorMiddleware);
   // Large JSON answers (2,000 services' overview is ~1 MB) travel gzipped: level 1 costs a few
   // ms per MB and saves ~90% on the wire. Dashboard files arrive already compressed.

@@ -1,6 +1,9 @@
 // One descriptor per resource kind of the file: how to list it, how a server object reads in
 // the file's terms (names for ids), and how file fields become a request body. The planner
 // compares in the file's terms, so a reference is equal when it names the same resource.
+import { SECRET_CONFIG_KEYS, maskSecret } from '../../../shared/src/channel-secrets.js';
+import { SECRET_OPTION_KEYS } from '../../../shared/src/check-options.js';
+import { isInternalCheckType } from '../../../shared/src/check-types.js';
 import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import type { OutpostFile } from './file-schema.js';
@@ -39,9 +42,6 @@ export interface Kind {
   replacedOn?: readonly string[];
 }
 
-const INTERNAL_CHECK_TYPES = new Set(['HEARTBEAT', 'TLS_CERTIFICATE']);
-const maskedTail = (plain: string) => (plain.length <= 4 ? '****' : `****${plain.slice(-4)}`);
-
 const pick = (entry: Entry, fields: readonly string[]) => Object.fromEntries(fields.filter((f) => f in entry).map((f) => [f, entry[f]]));
 
 /** An object field with its secrets: the environment's value, or the masked one the server keeps. */
@@ -64,12 +64,12 @@ export const serviceKind: Kind = {
   keyField: 'name',
   fields: SERVICE_FIELDS,
   unordered: ['tags', 'locations'],
-  secrets: { field: 'options', keys: ['password', 'private_key'], matches: () => true },
-  list: async (api) => (await api.get<Row[]>('/services')).filter((s) => !INTERNAL_CHECK_TYPES.has(s.check_type)),
+  secrets: { field: 'options', keys: SECRET_OPTION_KEYS, matches: () => true },
+  list: async (api) => (await api.get<Row[]>('/services')).filter((s) => !isInternalCheckType(s.check_type)),
   toEntry: (s) => ({ name: s.name, ...pick(s, SERVICE_FIELDS) }),
   toBody(entry, fields, _refs, current) {
     const body: Row = { name: entry.name, ...pick(entry, fields) };
-    if (fields.includes('options')) body.options = withSecrets(entry.options, current?.options, ['password', 'private_key']);
+    if (fields.includes('options')) body.options = withSecrets(entry.options, current?.options, SECRET_OPTION_KEYS);
     return body;
   },
 };
@@ -92,13 +92,13 @@ export const channelKind: Kind = {
   keyField: 'name',
   fields: ['type', 'config', 'enabled'],
   replacedOn: ['type'],
-  secrets: { field: 'config', keys: ['integration_key', 'secret'], matches: (plain, masked) => maskedTail(plain) === masked },
+  secrets: { field: 'config', keys: SECRET_CONFIG_KEYS, matches: (plain, masked) => maskSecret(plain) === masked },
   list: (api) => api.get<Row[]>('/notification-channels'),
   toEntry: (c) => ({ name: c.name, type: c.channel_type, config: c.config, enabled: c.enabled }),
   toBody(entry, fields, _refs, current) {
     const body: Row = { name: entry.name };
     if (fields.includes('type')) body.channel_type = entry.type;
-    if (fields.includes('config')) body.config = withSecrets(entry.config, current?.config, ['integration_key', 'secret']);
+    if (fields.includes('config')) body.config = withSecrets(entry.config, current?.config, SECRET_CONFIG_KEYS);
     if (fields.includes('enabled')) body.enabled = entry.enabled;
     return body;
   },

@@ -1,5 +1,7 @@
 // Reads outpost.yaml: YAML syntax, then the file schema, then ${ENV} references. Every
 // error names its line, and all of them are reported before anything is sent anywhere.
+import { SECRET_CONFIG_KEYS } from '../../../shared/src/channel-secrets.js';
+import { SECRET_OPTION_KEYS } from '../../../shared/src/check-options.js';
 import { isMap, isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import { CliError } from '../cli-error.js';
 import { ENV_REFERENCE, OutpostFile } from './file-schema.js';
@@ -22,7 +24,10 @@ export class FileError extends CliError {
 }
 
 /** Secret fields: an unset variable there means "keep the secret the server has". */
-const SECRET_PATHS = [/^services\.\d+\.options\.(password|private_key)$/, /^notification_channels\.\d+\.config\.(integration_key|secret)$/];
+const SECRET_PATHS = [
+  new RegExp(`^services\\.\\d+\\.options\\.(${SECRET_OPTION_KEYS.join('|')})$`),
+  new RegExp(`^notification_channels\\.\\d+\\.config\\.(${SECRET_CONFIG_KEYS.join('|')})$`),
+];
 
 function isSecretPath(path: Path): boolean {
   const dotted = path.join('.');

@@ -1,7 +1,7 @@
-// Hands the duration of every HTTP request to an observer (the Prometheus metrics), labelled
-// by the router's pattern and never by the path: paths carry ids, slugs and heartbeat keys,
-// so a label made of them would grow without bound.
-import type { Context, Next } from 'koa';
+// What the Prometheus metrics are told of every HTTP request (request-context.ts tells them),
+// labelled by the router's pattern and never by the path: paths carry ids, slugs and heartbeat
+// keys, so a label made of them would grow without bound.
+import type { Context } from 'koa';
 
 export interface FinishedRequest {
   method: string;
@@ -15,18 +15,8 @@ export interface RequestObserver {
   requestFinished(request: FinishedRequest): void;
 }
 
-export function observeRequests(observer: RequestObserver) {
-  return async (ctx: Context, next: Next): Promise<void> => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      observer.requestFinished({ method: ctx.method, route: routeOf(ctx), status: ctx.status, seconds: (performance.now() - started) / 1000 });
-    }
-  };
-}
-
-function routeOf(ctx: Context): string {
+/** The matched route's pattern, `dashboard` for the dashboard's pages and files, else `unmatched`. */
+export function routeOf(ctx: Context): string {
   const matched = (ctx as { _matchedRoute?: string })._matchedRoute;
   if (matched) return matched;
   // Outside /api, GET and HEAD are the dashboard's files and its client-side routes.

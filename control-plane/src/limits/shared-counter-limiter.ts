@@ -54,12 +54,17 @@ export function sharedCounterLimiter(query: Query, name: string, limit: RateLimi
       logger.warn({ err }, 'could not share API rate-limit counts; counting locally meanwhile');
     }
   }
-  const flusher = setInterval(() => {
+  // Runs while there are counters, so an idle (or stopped) control plane keeps no timer.
+  let flusher: NodeJS.Timeout | undefined;
+  const tick = () => {
     const current = Math.floor(now() / windowMs);
     for (const [key, c] of counters) if (c.window < current && c.pending === 0) counters.delete(key);
+    if (counters.size === 0) {
+      clearInterval(flusher);
+      flusher = undefined;
+    }
     void flush();
-  }, FLUSH_MS);
-  flusher.unref();
+  };
 
   const refused = (window: number, message: string) =>
     new AppError('RATE_LIMITED', message, { retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * windowMs - now()) / 1000)) });
@@ -76,6 +81,10 @@ export function sharedCounterLimiter(query: Query, name: string, limit: RateLimi
     // New here in this window: learn the cluster's count first.
     const fresh: Counter = { window, shared: 0, pending: 0, lastUsed: now() };
     counters.set(key, fresh);
+    if (!flusher) {
+      flusher = setInterval(tick, FLUSH_MS);
+      flusher.unref();
+    }
     try {
       fresh.shared = (await add([{ key, window, points: 0 }])).get(rowKey(key, window)) ?? 0;
     } catch (err) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SECRET_CONFIG_KEYS, maskSecret } from '../../../../shared/src/channel-secrets.js';
 import type { Channel } from './channel.js';
 import { readOnly } from '../../http/validate.js';
 
@@ -23,9 +24,6 @@ export const CHANNEL_CONFIG = {
 export type ChannelType = keyof typeof CHANNEL_CONFIG;
 export const CHANNEL_TYPES = Object.keys(CHANNEL_CONFIG) as ChannelType[];
 
-/** Keys whose values are secrets: stored sealed, shown with only their last 4 characters. */
-export const SECRET_CONFIG_KEYS = ['integration_key', 'secret'] as const;
-
 const name = z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200);
 
 export const CreateChannelInput = z.strictObject({
@@ -43,10 +41,6 @@ export const UpdateChannelInput = z.strictObject({
   enabled: z.boolean().optional(),
 });
 export type UpdateChannelInput = z.infer<typeof UpdateChannelInput>;
-
-export function maskSecret(value: string): string {
-  return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
-}
 
 export function toChannelJson(c: Channel, openSecret: (sealed: string) => string) {
   const config: Record<string, unknown> = { ...c.config };

@@ -6,7 +6,7 @@ import type { Logger } from '../../logger.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Clock } from '../../clock.js';
 import type { ChannelType } from './channels.schema.js';
-import { SECRET_CONFIG_KEYS } from './channels.schema.js';
+import { SECRET_CONFIG_KEYS } from '../../../../shared/src/channel-secrets.js';
 import type { ClaimedDelivery } from './delivery.js';
 import type { DeliveriesRepository, DeliveryOutcome } from './deliveries.repository.js';
 import { SendError, type Sender } from './senders/sender.js';
