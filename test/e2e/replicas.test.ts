@@ -5,9 +5,8 @@
 // the agents reconnect, every service keeps being checked, and no result is lost or doubled
 // (counted against the connections the target accepted) nor any alert opened twice; an agent
 // that knew only the dead replica shows offline once that replica's lease has run out.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -18,11 +17,11 @@ import { peerBinary } from '../fixtures/peers/require-peer.js';
 import { startAgentProcess, type AgentProcess } from '../support/agent-process.js';
 import { ApiClient, type TestUser } from '../support/api-client.js';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../support/control-plane-process.js';
+import { HAPROXY_BINARY, startHaproxy, type HaproxyProcess } from '../support/haproxy-process.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 import { testDatabase } from '../support/test-database.js';
 
-const HAPROXY = '/usr/sbin/haproxy';
 const SERVICES = 12;
 const INTERVAL_SECONDS = 5;
 
@@ -37,39 +36,6 @@ interface Feed {
   socket: WebSocket;
   results: string[];
   closed: boolean;
-}
-
-function haproxyConfig(replicas: Replica[], httpPort: number, grpcPort: number): string {
-  const servers = (port: (r: Replica) => number) => replicas.map((r) => `  server ${r.name} 127.0.0.1:${port(r)} check inter 500 fall 2 rise 1`).join('\n');
-  return `global
-  maxconn 2000
-defaults
-  # A connection to a replica that just died is tried again on another one at once.
-  retries 2
-  option redispatch 1
-  timeout connect 2s
-  timeout client 60s
-  timeout server 60s
-  timeout tunnel 1h
-frontend api
-  mode http
-  bind 127.0.0.1:${httpPort}
-  default_backend replicas_http
-backend replicas_http
-  mode http
-  balance roundrobin
-  option httpchk GET /api/v1/ready
-  http-check expect status 200
-${servers((r) => r.http)}
-frontend agents
-  mode tcp
-  bind 127.0.0.1:${grpcPort}
-  default_backend replicas_grpc
-backend replicas_grpc
-  mode tcp
-  balance leastconn
-${servers((r) => r.grpc)}
-`;
 }
 
 function openFeed(baseUrl: string, token: string): Promise<Feed> {
@@ -94,7 +60,7 @@ describe('e2e: three replicas behind HAProxy', function () {
   const replicas: Replica[] = [];
   const agents: AgentProcess[] = [];
   const feeds: Feed[] = [];
-  let haproxy: ChildProcess | undefined;
+  let haproxy: HaproxyProcess | undefined;
   let target: Listener | undefined;
 
   const tempDir = (label: string) => {
@@ -104,7 +70,7 @@ describe('e2e: three replicas behind HAProxy', function () {
   };
 
   before(function () {
-    peerBinary(HAPROXY, 'haproxy', this);
+    peerBinary(HAPROXY_BINARY, 'haproxy', this);
   });
   afterEach(function () {
     if (this.currentTest?.state !== 'failed') return;
@@ -115,7 +81,7 @@ describe('e2e: three replicas behind HAProxy', function () {
     for (const f of feeds) f.socket.terminate();
     await Promise.all(agents.map((a) => a.kill('SIGKILL')));
     await Promise.all(replicas.map((r) => r.process.kill('SIGKILL')));
-    haproxy?.kill('SIGKILL');
+    await haproxy?.stop();
     await target?.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
@@ -141,10 +107,9 @@ describe('e2e: three replicas behind HAProxy', function () {
     await Promise.all(replicas.map((r) => r.process.ready(120_000)));
     const [r1, r2, r3] = replicas as [Replica, Replica, Replica];
 
-    const [lbHttp, lbGrpc] = [await freePort(), await freePort()];
-    const config = path.join(tempDir('haproxy'), 'haproxy.cfg');
-    writeFileSync(config, haproxyConfig(replicas, lbHttp, lbGrpc));
-    haproxy = spawn(HAPROXY, ['-f', config, '-db'], { stdio: 'ignore' });
+    // The deployed deploy/haproxy/haproxy.cfg, with a server line per replica.
+    haproxy = await startHaproxy(replicas, await freePort(), await freePort());
+    const [lbHttp, lbGrpc] = [haproxy.httpPort, haproxy.grpcPort];
     const lb = new ApiClient(`http://127.0.0.1:${lbHttp}`);
     await poll(async () => (await lb.get('/health').catch(() => ({ status: 0 }))).status === 200, { what: 'HAProxy in front of the replicas' });
 

@@ -24,14 +24,25 @@ export interface HaproxyProcess {
   stop(): Promise<void>;
 }
 
-/** The deployed configuration with `control-plane-a`, `-b`... at `replicas[0]`, `[1]`... */
+/**
+ * The deployed configuration with `control-plane-a`, `-b`... at `replicas[0]`, `[1]`...; more
+ * replicas than it names get server lines like its last one's.
+ */
 export function renderHaproxyConfig(replicas: ReplicaPorts[], httpPort: number, grpcPort: number): string {
+  const letterOf = (i: number) => String.fromCharCode('a'.charCodeAt(0) + i);
   const replica = (letter: string) => {
     const ports = replicas[letter.charCodeAt(0) - 'a'.charCodeAt(0)];
     if (!ports) throw new Error(`haproxy.cfg names control-plane-${letter}, and no replica was given for it`);
     return ports;
   };
-  return readFileSync(DEPLOYED_CONFIG, 'utf8')
+  const deployed = readFileSync(DEPLOYED_CONFIG, 'utf8');
+  const named = new Set([...deployed.matchAll(/control-plane-([a-z]):/g)].map((m) => m[1]!)).size;
+  const last = letterOf(named - 1);
+  const extra = replicas.slice(named).map((_, i) => letterOf(named + i));
+  return deployed
+    .replace(new RegExp(`^(\\s*server cp-)${last}( control-plane-)${last}(:.*)$`, 'gm'), (line, head: string, host: string, rest: string) =>
+      [line, ...extra.map((letter) => `${head}${letter}${host}${letter}${rest}`)].join('\n'),
+    )
     .replace(/ resolvers docker/g, '')
     .replace(/^(\s*server \S+ )control-plane-([a-z]):(\d+)(?: port (\d+))?/gm, (_, head: string, letter: string, port: string, checkPort?: string) => {
       const ports = replica(letter);
