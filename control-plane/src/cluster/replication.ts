@@ -32,6 +32,8 @@ export interface Replication {
 
 export function replicate({ bus, hub, findService, ruleCache, verifiedKeys, disconnectAgent, logger }: ReplicationDeps): Replication {
   bus.on('service', async ({ id, v, removed }) => {
+    // A replica with no agent has no one to tell, and need not read the service.
+    if (hub.onlineAgents() === 0) return;
     const service = removed ? null : await findService(id);
     if (service) hub.serviceUpserted(service);
     // Not found: deleted since; its own removal message follows.
