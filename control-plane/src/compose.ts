@@ -217,6 +217,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       tokens,
       limiter: createLoginLimiter(sharedLimiters, { perAddressAndAccount: config.limits.loginFailures, perAddress: config.limits.loginAddressFailures }),
       registrations: config.limits.registrations && sharedLimiters('registrations', config.limits.registrations),
+      defaultPlan: config.defaultPlan,
     }),
     services: createServicesService({ services: servicesRepo, overview: createServiceOverviewRepository(db.em), access, secrets: secretBox, listener: serviceChanges, clock }),
     history: createHistoryService(historyRepo, () => clock.now()),

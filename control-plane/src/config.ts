@@ -2,6 +2,7 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { KeyringError, parseKeyring, type DataKey } from './crypto/keyring.js';
+import { PLANS, isPlan } from './features/organizations/plans.js';
 import type { RateLimit } from './limits/rate-limiter.js';
 
 const booleanFlag = z
@@ -73,6 +74,7 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EMBEDDED_AGENT: booleanFlag.default(true),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  DEFAULT_PLAN: z.string().refine(isPlan, `must be one of ${Object.keys(PLANS).join(', ')}`).default('free'),
   CHECK_RETENTION_DAYS: z.coerce.number({ message: 'must be a whole number of days' }).int('must be a whole number of days').min(1).max(3650).default(30),
   GRPC_TLS_CERT: z.string().min(1).optional(),
   GRPC_TLS_KEY: z.string().min(1).optional(),
@@ -119,6 +121,8 @@ export interface Config {
   readonly databasePoolSize: number;
   /** Days raw check results are kept; rollups (uptime, metrics) outlive them. */
   readonly checkRetentionDays: number;
+  /** The plan of an organization created by a registration. */
+  readonly defaultPlan: string;
   readonly notifications: NotificationSettings;
   readonly http: HttpSettings;
   readonly limits: LimitSettings;
@@ -203,6 +207,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     embeddedAgent: c.EMBEDDED_AGENT,
     databasePoolSize: c.DATABASE_POOL_SIZE,
     checkRetentionDays: c.CHECK_RETENTION_DAYS,
+    defaultPlan: c.DEFAULT_PLAN,
     grpcTls: c.GRPC_TLS_CERT && c.GRPC_TLS_KEY ? { certFile: c.GRPC_TLS_CERT, keyFile: c.GRPC_TLS_KEY, clientCaFile: c.GRPC_TLS_CLIENT_CA } : undefined,
     metrics: Object.freeze({ address: c.METRICS_ADDR, token: c.METRICS_TOKEN, perService: c.METRICS_PER_SERVICE, maxServices: c.METRICS_MAX_SERVICES }),
     http: Object.freeze({

@@ -10,6 +10,12 @@ describe('config', () => {
       expect(config.jwtSecret).to.equal(undefined);
     });
 
+    it('starts new organizations on the free plan unless DEFAULT_PLAN names another plan', () => {
+      expect(loadConfig({}).defaultPlan).to.equal('free');
+      expect(loadConfig({ DEFAULT_PLAN: 'unlimited' }).defaultPlan).to.equal('unlimited');
+      expect(() => loadConfig({ DEFAULT_PLAN: 'gold' })).to.throw(ConfigError, /DEFAULT_PLAN must be one of free, unlimited/);
+    });
+
     it('treats empty variables as unset', () => {
       expect(loadConfig({ PORT: '', DATABASE_URL: '' })).to.include({ port: 8080, databaseUrl: undefined });
     });
@@ -34,6 +40,8 @@ describe('config', () => {
       ['METRICS_ADDR', '127.0.0.1:99999'],
       ['METRICS_PER_SERVICE', 'some'],
       ['METRICS_MAX_SERVICES', '0'],
+      ['DEFAULT_PLAN', 'platinum'],
+      ['DEFAULT_PLAN', '__proto__'],
     ] as const) {
       it(`refuses ${name}=${value} with one line naming the variable`, () => {
         expect(() => loadConfig({ [name]: value })).to.throw(ConfigError, new RegExp(`^invalid configuration: ${name} [^\\n]+$`));

@@ -35,6 +35,22 @@ describe('organization, members and profile', () => {
     });
   });
 
+  describe('DEFAULT_PLAN', () => {
+    it('starts a self-hosted instance with DEFAULT_PLAN=unlimited without the free limit on services', async () => {
+      const own = await startTestControlPlane({ env: { DEFAULT_PLAN: 'unlimited' } });
+      try {
+        const owner = await own.api.newUser('unlimited-owner');
+        expect((await own.api.get('/organization', owner.token)).body.plan).to.equal('unlimited');
+        for (let i = 0; i < 6; i++) {
+          const created = await own.api.post('/services', { name: `svc-${i}`, endpoint: `http://127.0.0.1:9/${i}`, check_type: 'HTTP' }, owner.token);
+          expect(created.status, created.text).to.equal(201);
+        }
+      } finally {
+        await own.stop();
+      }
+    });
+  });
+
   describe('GET /organization', () => {
     it("answers the actor's effective role, to viewers too", async () => {
       const owner = await cp.api.newUser('org-role-owner');

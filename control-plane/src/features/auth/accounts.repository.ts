@@ -14,6 +14,7 @@ export interface NewAccount {
   organizationId: string;
   organizationName: string;
   organizationSlug: string;
+  organizationPlan: string;
 }
 
 export interface StoredUser {
@@ -43,7 +44,7 @@ export function createAccountsRepository(em: () => EntityManager): AccountsRepos
     async createAccount(a) {
       try {
         await em().transactional(async (tx) => {
-          tx.create(OrganizationEntity, { id: a.organizationId, name: a.organizationName, slug: a.organizationSlug, plan: 'free' });
+          tx.create(OrganizationEntity, { id: a.organizationId, name: a.organizationName, slug: a.organizationSlug, plan: a.organizationPlan });
           tx.create(UserEntity, { id: a.userId, email: a.email, fullName: a.fullName, passwordHash: a.passwordHash });
           await tx.flush();
           tx.create(MembershipEntity, { organizationId: a.organizationId, userId: a.userId, role: 'owner' });

@@ -16,6 +16,8 @@ export interface AuthServiceDeps {
   limiter: LoginLimiter;
   /** Accounts created per client address: each costs a password hash. Absent: no limit. */
   registrations?: RateLimiter;
+  /** The plan a registration's organization starts on (DEFAULT_PLAN). */
+  defaultPlan: string;
 }
 
 const INVALID_CREDENTIALS = 'invalid e-mail or password';
@@ -27,8 +29,7 @@ const SLUG_ATTEMPTS = 5;
  */
 const DUMMY_HASH = '$argon2id$v=19$m=65536,p=4,t=3$IvkeRoOrFsFg3DareG6Dig$1b2fLvGCUNMjwQ2mAlsBPsytwIsXvVqw7MZHVADF8VU';
 
-export function createAuthService({ accounts, hasher, tokens, limiter, registrations }: AuthServiceDeps) {
-
+export function createAuthService({ accounts, hasher, tokens, limiter, registrations, defaultPlan }: AuthServiceDeps) {
   return {
     async register(input: RegisterInput, clientAddress: string) {
       await registrations?.consume(clientAddress, 'too many accounts created from this address; try again later');
@@ -45,6 +46,7 @@ export function createAuthService({ accounts, hasher, tokens, limiter, registrat
             organizationId,
             organizationName: input.full_name,
             organizationSlug: slugFor(input.full_name, attempt),
+            organizationPlan: defaultPlan,
           });
           return { userId, organizationId };
         } catch (err) {
