@@ -18,7 +18,7 @@ describe('dashboard build on start', function () {
     expect(run()).to.equal('');
 
     writeFileSync(stamp, 'built from other sources\n');
-    expect(run()).to.include('dashboard sources changed: building dist/web');
+    expect(run()).to.include('building the dashboard into dist/web (its sources changed)');
     expect(readFileSync(stamp, 'utf8')).to.equal(hash);
     expect(readFileSync(fileURLToPath(new URL('../../dist/web/index.html', import.meta.url)), 'utf8')).to.include('<div id="root">');
   });
