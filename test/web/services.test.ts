@@ -169,6 +169,19 @@ describe('dashboard: services', function () {
     expect(await page.getByRole('button', { name: /^Delete/ }).count()).to.equal(0);
   });
 
+  it('sets "Depends on" in the form, lists it on the service page and says why alerts are held while it is RED', async () => {
+    const database = await createService(owner, { name: 'primary database', endpoint: 'http://127.0.0.1:9/' });
+    const app = await createService(owner, { name: 'billing app' });
+    const page = await h.signedInPage(owner, `/services/${app.id}/edit`);
+    await page.getByRole('group', { name: 'Depends on' }).getByLabel('primary database').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'billing app', level: 1 }).waitFor();
+    await page.getByRole('list', { name: 'Depends on' }).getByRole('link', { name: 'primary database' }).waitFor();
+    expect((await h.controlPlane.api.get(`/services/${app.id}`, owner.token)).body.depends_on).to.deep.equal([database.id]);
+    // The database's endpoint refuses connections: its first check turns it RED.
+    await page.getByRole('status').filter({ hasText: 'Alerts are held: primary database is RED' }).waitFor({ timeout: 20_000 });
+  });
+
   it('opens 2,000 services, counts them by status and filters by text and status', async () => {
     const big = await h.controlPlane.api.newUser('services-many');
     await sql(`update organizations set plan = 'unlimited' where id = $1`, [big.orgId]);
