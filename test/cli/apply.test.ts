@@ -25,6 +25,7 @@ services:
     endpoint: http://127.0.0.1:9/
     check_interval_seconds: ${webInterval}
     tags: [frontend, public]
+    depends_on: [db, nightly backup]
     options:
       method: HEAD
   - name: db
@@ -124,6 +125,7 @@ describe('outpost apply and export', () => {
     const hook = byName(now.channels, 'ops hook');
     expect(hook.config.secret).to.equal('****abcd');
     const heartbeat = byName(now.heartbeats, 'nightly backup');
+    expect(web.depends_on, 'named before they existed, sent once they do').to.deep.equal([byName(now.services, 'db').id, heartbeat.service_id]);
     expect(byName(now.rules, 'web down')).to.deep.include({ service_id: web.id, severity: 'critical' });
     expect(byName(now.rules, 'web down').condition).to.deep.include({ consecutive_failures: 2, channel_ids: [hook.id] });
     expect(byName(now.rules, 'backup late').service_id).to.equal(heartbeat.service_id);
