@@ -232,6 +232,13 @@ describe('outpost apply and export', () => {
     expect(unknown.code).to.equal(1);
     expect(unknown.stderr).to.contain(`unknown.yaml:${lineOf('ops hok')}:`).and.to.contain('no notification channel named "ops hok"');
     expect(await snapshot()).to.deep.equal(before);
+
+    const dependency = outpostYaml({ webInterval: 30, withWindow: false }).replace('depends_on: [db, nightly backup]', 'depends_on: [db, nightly backups]');
+    const missing = await apply(write('dependency.yaml', dependency));
+    expect(missing.code).to.equal(1);
+    const line = dependency.split('\n').findIndex((l) => l.includes('nightly backups')) + 1;
+    expect(missing.stderr).to.contain(`dependency.yaml:${line}:`).and.to.contain('no service or heartbeat named "nightly backups"');
+    expect(await snapshot()).to.deep.equal(before);
   });
   it('replaces a channel whose type changed and points the rules naming it at the new one', async () => {
     const chat = outpostYaml({ webInterval: 30, withWindow: false }).replace(
