@@ -51,10 +51,11 @@ const MASK = '********';
 const CHECK_FIELDS = ['endpoint', 'checkType', 'checkIntervalSeconds', 'timeoutSeconds', 'locations', 'options'] as const;
 
 export function createServicesService({ services, dependencies, overview, access, secrets, listener, clock }: ServicesServiceDeps) {
+  const viewWith = (s: ServiceRecord, deps: ServiceDependencies): ServiceView => ({ ...s, options: maskSecrets(s.options), ...deps });
   /** The services as answered: secrets masked, dependencies read in one statement for them all. */
   const views = async (found: ServiceRecord[]): Promise<ServiceView[]> => {
     const deps = await dependencies.forServices(found.map((s) => s.id));
-    return found.map((s) => ({ ...s, options: maskSecrets(s.options), ...(deps.get(s.id) ?? NO_DEPENDENCIES) }));
+    return found.map((s) => viewWith(s, deps.get(s.id) ?? NO_DEPENDENCIES));
   };
   const view = async (s: ServiceRecord): Promise<ServiceView> => (await views([s]))[0]!;
 
@@ -74,7 +75,7 @@ export function createServicesService({ services, dependencies, overview, access
     const found = await services.findForUser(serviceId, actor.userId);
     const role = found && access.effectiveRole(actor, found.service.organizationId, found.role);
     if (!found || !role) throw notFound('service');
-    return { service: found.service, role };
+    return { service: found.service, dependencies: found.dependencies, role };
   }
 
   async function findWritable(actor: Actor, serviceId: string) {
@@ -148,7 +149,8 @@ export function createServicesService({ services, dependencies, overview, access
     },
 
     async get(actor: Actor, serviceId: string): Promise<ServiceView> {
-      return view((await findVisible(actor, serviceId)).service);
+      const { service, dependencies: deps } = await findVisible(actor, serviceId);
+      return viewWith(service, deps);
     },
 
     async update(actor: Actor, serviceId: string, input: UpdateServiceInput): Promise<ServiceView> {
