@@ -28,6 +28,5 @@ export function heldResult(h: HeldDependent): StoredResult {
 
 /** What an alert opened late says of the dependencies that held it. */
 export function heldWording(parents: readonly HoldingParent[]): string {
-  const names = parents.map((p) => `"${p.name}"`).join(', ');
-  return `suppressed while ${names} ${parents.length > 1 ? 'were' : 'was'} RED`;
+  return `was suppressed while ${parents.map((p) => p.name).join(', ')} ${parents.length > 1 ? 'were' : 'was'} RED`;
 }

@@ -25,7 +25,7 @@ const OVERALL_MESSAGE: Record<ServiceStatus | 'PENDING', string> = {
 
 /** The page's status in words; a service affected by a RED dependency is no longer "operational". */
 function overallMessage(status: ServiceStatus | null, affected: number): string {
-  if (affected > 0 && status !== 'RED') return `${affected === 1 ? 'A system is' : 'Some systems are'} affected by an outage of a service they depend on`;
+  if (affected > 0 && status !== 'RED') return affected === 1 ? 'A system is affected by an outage of a service it depends on' : 'Some systems are affected by an outage of services they depend on';
   return OVERALL_MESSAGE[status ?? 'PENDING'];
 }
 
