@@ -16,7 +16,7 @@ export interface ServiceDependencies {
   suppressedBy: ServiceRef[];
 }
 
-export const NO_DEPENDENCIES: ServiceDependencies = Object.freeze({ dependsOn: [], suppressedBy: [] }) as ServiceDependencies;
+export const noDependencies = (): ServiceDependencies => ({ dependsOn: [], suppressedBy: [] });
 
 export interface DependenciesRepository {
   /** The dependencies of each service that has any (one statement, whatever the count). */

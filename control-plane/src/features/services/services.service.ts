@@ -13,7 +13,7 @@ import type { ServiceRecord } from './service.entity.js';
 import type { LocationStatus, ServiceOverviewRepository, ServicesSummary } from './service-overview.repository.js';
 import type { CreateServiceInput, ListServicesQuery, ServicesSummaryQuery, UpdateServiceInput } from './services.schema.js';
 import type { ServiceChanges, ServiceFilters, ServicePage, ServicesRepository } from './services.repository.js';
-import { NO_DEPENDENCIES, type DependenciesRepository, type ServiceDependencies } from './dependencies.repository.js';
+import { noDependencies, type DependenciesRepository, type ServiceDependencies } from './dependencies.repository.js';
 import { assertDependenciesAllowed } from './dependency-graph.js';
 
 export type ServiceView = ServiceRecord & ServiceDependencies;
@@ -55,7 +55,7 @@ export function createServicesService({ services, dependencies, overview, access
   /** The services as answered: secrets masked, dependencies read in one statement for them all. */
   const views = async (found: ServiceRecord[]): Promise<ServiceView[]> => {
     const deps = await dependencies.forServices(found.map((s) => s.id));
-    return found.map((s) => viewWith(s, deps.get(s.id) ?? NO_DEPENDENCIES));
+    return found.map((s) => viewWith(s, deps.get(s.id) ?? noDependencies()));
   };
   const view = async (s: ServiceRecord): Promise<ServiceView> => (await views([s]))[0]!;
 
