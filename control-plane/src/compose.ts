@@ -22,6 +22,7 @@ import { jwtOrApiKey } from './features/auth/credential-verifier.js';
 import { defaultWebDir } from './http/web-app.js';
 import { createAssignmentHub } from './features/agents/assignment-hub.js';
 import { createAlertEvaluator } from './features/alerting/alert-evaluator.js';
+import { createDependencyHoldsRepository } from './features/alerting/dependency-holds.repository.js';
 import { createAlertsRepository } from './features/alerting/alerts.repository.js';
 import { createAlertsService } from './features/alerting/alerts.service.js';
 import { createRuleCache } from './features/alerting/rule-cache.js';
@@ -65,6 +66,7 @@ import { createReferences } from './features/organizations/references.js';
 import { createEventBus } from './features/realtime/event-bus.js';
 import { createServiceOverviewRepository } from './features/services/service-overview.repository.js';
 import { createServicesRepository } from './features/services/services.repository.js';
+import { createDependenciesRepository } from './features/services/dependencies.repository.js';
 import { createServicesService, optionsForAgent } from './features/services/services.service.js';
 import { createSslCertificatesRepository } from './features/ssl-certificates/ssl-certificates.repository.js';
 import { createSslCertificatesService } from './features/ssl-certificates/ssl-certificates.service.js';
@@ -157,7 +159,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const maintenanceRepo = createMaintenanceRepository(db.em);
   const escalationRepo = createEscalationRepository(db.em);
 
-  const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, escalation: escalationRepo, clock });
+  const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, escalation: escalationRepo, holds: createDependencyHoldsRepository(), clock });
   const escalationJob = createEscalationJob({ escalation: escalationRepo, alerts: alertsRepo, planner, clock, logger, wakeDispatcher, intervalMs: options.jobIntervalMs });
 
   const partitions = createPartitionKeeper(db.em, clock, config.checkRetentionDays);
@@ -219,7 +221,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       registrations: config.limits.registrations && sharedLimiters('registrations', config.limits.registrations),
       defaultPlan: config.defaultPlan,
     }),
-    services: createServicesService({ services: servicesRepo, overview: createServiceOverviewRepository(db.em), access, secrets: secretBox, listener: serviceChanges, clock }),
+    services: createServicesService({ services: servicesRepo, dependencies: createDependenciesRepository(sql), overview: createServiceOverviewRepository(db.em), access, secrets: secretBox, listener: serviceChanges, clock }),
     history: createHistoryService(historyRepo, () => clock.now()),
     teams: createTeamsService(teamsRepo, access),
     statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),

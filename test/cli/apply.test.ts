@@ -25,6 +25,7 @@ services:
     endpoint: http://127.0.0.1:9/
     check_interval_seconds: ${webInterval}
     tags: [frontend, public]
+    depends_on: [db, nightly backup]
     options:
       method: HEAD
   - name: db
@@ -124,6 +125,7 @@ describe('outpost apply and export', () => {
     const hook = byName(now.channels, 'ops hook');
     expect(hook.config.secret).to.equal('****abcd');
     const heartbeat = byName(now.heartbeats, 'nightly backup');
+    expect(web.depends_on, 'named before they existed, sent once they do').to.deep.equal([byName(now.services, 'db').id, heartbeat.service_id]);
     expect(byName(now.rules, 'web down')).to.deep.include({ service_id: web.id, severity: 'critical' });
     expect(byName(now.rules, 'web down').condition).to.deep.include({ consecutive_failures: 2, channel_ids: [hook.id] });
     expect(byName(now.rules, 'backup late').service_id).to.equal(heartbeat.service_id);
@@ -229,6 +231,13 @@ describe('outpost apply and export', () => {
     const unknown = await apply(write('unknown.yaml', outpostYaml({ webInterval: 30, withWindow: false }).replace('channels: [ops hook]', 'channels: [ops hok]')));
     expect(unknown.code).to.equal(1);
     expect(unknown.stderr).to.contain(`unknown.yaml:${lineOf('ops hok')}:`).and.to.contain('no notification channel named "ops hok"');
+    expect(await snapshot()).to.deep.equal(before);
+
+    const dependency = outpostYaml({ webInterval: 30, withWindow: false }).replace('depends_on: [db, nightly backup]', 'depends_on: [db, nightly backups]');
+    const missing = await apply(write('dependency.yaml', dependency));
+    expect(missing.code).to.equal(1);
+    const line = dependency.split('\n').findIndex((l) => l.includes('nightly backups')) + 1;
+    expect(missing.stderr).to.contain(`dependency.yaml:${line}:`).and.to.contain('no service or heartbeat named "nightly backups"');
     expect(await snapshot()).to.deep.equal(before);
   });
   it('replaces a channel whose type changed and points the rules naming it at the new one', async () => {

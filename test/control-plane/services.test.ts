@@ -31,7 +31,8 @@ describe('services routes', () => {
       const u = await cp.api.newUser('svc-create');
       const r = await create(u, {});
       expect(r.status, r.text).to.equal(201);
-      expect(r.body).to.have.all.keys([...SERVICE_KEYS, 'options']);
+      expect(r.body).to.have.all.keys([...SERVICE_KEYS, 'options', 'depends_on', 'suppressed_by']);
+      expect(r.body).to.deep.include({ depends_on: [], suppressed_by: [] });
       expect(r.body).to.include({ organization_id: u.orgId, check_type: 'HTTP', check_interval_seconds: 60, timeout_seconds: 10, status: null, description: null, environment: null, last_checked_at: null, last_response_time_ms: null });
       expect(r.body.tags).to.deep.equal([]);
       expect(r.body.locations).to.deep.equal(['local']);

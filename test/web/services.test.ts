@@ -169,6 +169,27 @@ describe('dashboard: services', function () {
     expect(await page.getByRole('button', { name: /^Delete/ }).count()).to.equal(0);
   });
 
+  it('sets "Depends on" in the form, lists it on the service page, says why alerts are held while it is RED, and the status page shows it affected', async () => {
+    const database = await createService(owner, { name: 'primary database', endpoint: 'http://127.0.0.1:9/' });
+    const app = await createService(owner, { name: 'billing app' });
+    const page = await h.signedInPage(owner, `/services/${app.id}/edit`);
+    await page.getByRole('group', { name: 'Depends on' }).getByLabel('primary database').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'billing app', level: 1 }).waitFor();
+    await page.getByRole('list', { name: 'Depends on' }).getByRole('link', { name: 'primary database' }).waitFor();
+    expect((await h.controlPlane.api.get(`/services/${app.id}`, owner.token)).body.depends_on).to.deep.equal([database.id]);
+    // The database's endpoint refuses connections: its first check turns it RED.
+    await page.getByRole('status').filter({ hasText: 'Alerts are held: primary database is RED' }).waitFor({ timeout: 20_000 });
+
+    const slug = `deps-${Date.now()}`;
+    expect((await h.controlPlane.api.post('/status-pages', { slug, title: 'Billing status', service_ids: [app.id] }, owner.token)).status).to.equal(201);
+    const { page: visitor } = await h.newPage();
+    await visitor.goto(`/status/${slug}`);
+    const card = visitor.getByRole('listitem').filter({ has: visitor.getByRole('heading', { name: 'billing app' }) });
+    await card.getByText('Affected by primary database').waitFor();
+    await visitor.getByText('A system is affected by an outage of a service it depends on').waitFor();
+  });
+
   it('opens 2,000 services, counts them by status and filters by text and status', async () => {
     const big = await h.controlPlane.api.newUser('services-many');
     await sql(`update organizations set plan = 'unlimited' where id = $1`, [big.orgId]);

@@ -1,8 +1,9 @@
 // Carries out a plan: creates and updates in dependency order (a rule after the channels it
-// names), then deletes in the reverse order (a rule before the service it watches).
+// names), then the services' depends_on (they name services and heartbeats that may be new),
+// then deletes in the reverse order (a rule before the service it watches).
 import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
-import { KINDS, heartbeatKind, channelKind, serviceKind, type Kind, type Row } from './kinds.js';
+import { DEPENDS_ON, KINDS, heartbeatKind, channelKind, serviceKind, type Kind, type Row } from './kinds.js';
 import type { Change, Plan } from './plan.js';
 
 const SYMBOL = { create: '+', update: '~', replace: '-/+', delete: '-' } as const;
@@ -64,9 +65,14 @@ async function applyChanges(api: ApiClient, plan: Plan, progress: (line: string)
     if (kind === heartbeatKind && row.service_id) refs.services.remove(row.service_id);
     if (kind === channelKind) refs.channels.remove(row.id);
   };
+  /** Services' depends_on, sent once every service and heartbeat of the file exists. */
+  const laterDependencies: { id: string; names: string[] }[] = [];
+  const sentNow = (kind: Kind, fields: readonly string[]) => (kind === serviceKind ? fields.filter((f) => f !== DEPENDS_ON) : fields);
   const create = async (change: Extract<Change, { entry: unknown }>) => {
     const { kind, entry } = change;
-    track(kind, await api.post<Row>(kind.path, kind.toBody(entry, kind.fields, refs)));
+    const row = await api.post<Row>(kind.path, kind.toBody(entry, sentNow(kind, kind.fields), refs));
+    track(kind, row);
+    if (kind === serviceKind && entry.depends_on.length > 0) laterDependencies.push({ id: row.id, names: entry.depends_on });
   };
 
   for (const kind of KINDS) {
@@ -74,7 +80,9 @@ async function applyChanges(api: ApiClient, plan: Plan, progress: (line: string)
       if (change.action === 'create') await create(change);
       else if (change.action === 'update') {
         const fields = change.changes.map((c) => c.field);
-        await api.put(`${kind.path}/${change.current.id}`, kind.toBody(change.entry, fields, refs, change.current));
+        const now = sentNow(kind, fields);
+        if (now.length > 0) await api.put(`${kind.path}/${change.current.id}`, kind.toBody(change.entry, now, refs, change.current));
+        if (now.length < fields.length) laterDependencies.push({ id: change.current.id, names: change.entry.depends_on });
       } else if (change.action === 'replace') {
         await api.del(`${kind.path}/${change.current.id}`);
         forget(kind, change.current);
@@ -82,6 +90,9 @@ async function applyChanges(api: ApiClient, plan: Plan, progress: (line: string)
       } else continue;
       progress(`${change.action}d ${kind.label} "${change.key}"`);
     }
+  }
+  for (const { id, names } of laterDependencies) {
+    await api.put(`${serviceKind.path}/${id}`, { depends_on: names.map((n) => refs.services.idOf(n)) });
   }
   for (const kind of [...KINDS].reverse()) {
     for (const change of plan.changes) {

@@ -36,6 +36,7 @@ export const ServiceEntry = z
     locations: z.array(z.string().min(1)).min(1).default(['local']),
     // Check options are open (the server validates them per check type); the secret ones are references.
     options: z.looseObject({ password: secretRef.optional(), private_key: secretRef.optional() }).default({}),
+    depends_on: names('services or heartbeats of the file or the server whose RED holds back its alerts').default([]),
   })
   // Checked here with the API's own rules, so that a mistake names its line; an endpoint
   // with ${ENV} in it is left to the API.

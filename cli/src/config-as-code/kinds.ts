@@ -56,20 +56,23 @@ function withSecrets(value: Entry, current: Entry | undefined, keys: readonly st
 }
 
 const SERVICE_FIELDS = ['check_type', 'endpoint', 'description', 'environment', 'check_interval_seconds', 'timeout_seconds', 'tags', 'locations', 'options'] as const;
+/** Sent after every service and heartbeat of the file exists (apply.ts), since it names them. */
+export const DEPENDS_ON = 'depends_on';
 
 export const serviceKind: Kind = {
   section: 'services',
   label: 'service',
   path: '/services',
   keyField: 'name',
-  fields: SERVICE_FIELDS,
-  unordered: ['tags', 'locations'],
+  fields: [...SERVICE_FIELDS, DEPENDS_ON],
+  unordered: ['tags', 'locations', DEPENDS_ON],
   secrets: { field: 'options', keys: SECRET_OPTION_KEYS, matches: () => true },
   list: async (api) => (await api.get<Row[]>('/services')).filter((s) => !isInternalCheckType(s.check_type)),
-  toEntry: (s) => ({ name: s.name, ...pick(s, SERVICE_FIELDS) }),
-  toBody(entry, fields, _refs, current) {
-    const body: Row = { name: entry.name, ...pick(entry, fields) };
+  toEntry: (s, refs) => ({ name: s.name, ...pick(s, SERVICE_FIELDS), depends_on: (s.depends_on ?? []).map((id: string) => refs.services.nameOf(id)) }),
+  toBody(entry, fields, refs, current) {
+    const body: Row = { name: entry.name, ...pick(entry, fields.filter((f) => f !== DEPENDS_ON)) };
     if (fields.includes('options')) body.options = withSecrets(entry.options, current?.options, SECRET_OPTION_KEYS);
+    if (fields.includes(DEPENDS_ON)) body.depends_on = entry.depends_on.map((n: string) => refs.services.idOf(n));
     return body;
   },
 };

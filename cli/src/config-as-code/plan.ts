@@ -178,6 +178,7 @@ function checkReferences(loaded: LoadedFile, remote: RemoteState, prune: boolean
       problems.push(`${where(['alert_rules', i, 'escalation_policy'])}: no escalation policy named "${rule.escalation_policy}"`);
     }
   });
+  file.services.forEach((s, i) => s.depends_on.forEach((name, j) => service(name, ['services', i, 'depends_on', j])));
   file.maintenance_windows.forEach((w, i) => w.services.forEach((name, j) => service(name, ['maintenance_windows', i, 'services', j])));
   file.status_pages.forEach((p, i) => p.services.forEach((name, j) => service(name, ['status_pages', i, 'services', j])));
 }

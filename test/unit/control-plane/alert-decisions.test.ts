@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ServiceStatus } from '../../../shared/src/status.js';
-import { decideAlerts } from '../../../control-plane/src/features/alerting/alert-decisions.js';
+import { decideAlerts, servicesLeavingRed } from '../../../control-plane/src/features/alerting/alert-decisions.js';
 import type { AlertRule, RuleCondition } from '../../../control-plane/src/features/alerting/rule.js';
 import type { StoredResult } from '../../../control-plane/src/features/checks/check-result.js';
 
@@ -51,5 +51,21 @@ describe('alert decisions', () => {
     const decided = decideAlerts(rules, [stored('s1', 'GREEN', { serviceAlerting: true, responseTimeMs: 900 }), stored('s2', 'GREEN', { serviceAlerting: true })]);
     expect(decided.candidates.map((c) => c.result.serviceId)).to.deep.equal(['s1']);
     expect(decided.recovered.map((r) => r.serviceId)).to.deep.equal(['s2']);
+  });
+
+  describe('servicesLeavingRed', () => {
+    it('names services RED before the batch and not after it, whatever happened between', () => {
+      const left = servicesLeavingRed([
+        stored('s1', 'YELLOW', { previousStatus: 'RED' }),
+        stored('s2', 'GREEN', { previousStatus: 'RED' }), stored('s2', 'RED', { previousStatus: 'GREEN' }),
+        stored('s3', 'RED', { previousStatus: 'GREEN' }), stored('s3', 'GREEN', { previousStatus: 'RED' }),
+        stored('s4', 'GREEN', { previousStatus: 'RED' }), stored('s4', 'RED', { previousStatus: 'GREEN' }), stored('s4', 'GREEN', { previousStatus: 'RED' }),
+      ]);
+      expect(left).to.deep.equal(['s1', 's4']);
+    });
+
+    it('ignores late results, which move nothing', () => {
+      expect(servicesLeavingRed([stored('s1', 'GREEN', { previousStatus: null, current: false })])).to.deep.equal([]);
+    });
   });
 });

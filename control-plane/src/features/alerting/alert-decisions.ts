@@ -38,3 +38,18 @@ export function decideAlerts(rules: readonly AlertRule[], results: readonly Stor
   const recovered = [...latest.values()].filter((r) => r.serviceStatus === 'GREEN' && alerting.has(r.serviceId) && !rules.some((rule) => ruleMatches(rule, r)));
   return { candidates: [...candidates.values()], recovered, latest };
 }
+
+/**
+ * The services whose status the batch took out of RED (RED before its first current result,
+ * not RED after its last): their dependents' held alerts are judged afresh.
+ */
+export function servicesLeavingRed(results: readonly StoredResult[]): string[] {
+  const before = new Map<string, StoredResult['previousStatus']>();
+  const after = new Map<string, StoredResult['serviceStatus']>();
+  for (const r of results) {
+    if (!r.current) continue;
+    if (!before.has(r.serviceId)) before.set(r.serviceId, r.previousStatus);
+    after.set(r.serviceId, r.serviceStatus);
+  }
+  return [...after].filter(([id, status]) => before.get(id) === 'RED' && status !== 'RED').map(([id]) => id);
+}

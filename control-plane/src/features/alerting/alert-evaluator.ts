@@ -1,7 +1,8 @@
 // Runs inside the ingest transaction: opens the alerts a batch of results calls for and
 // resolves those of recovered services, for every organization of the batch at once, in a
-// fixed number of statements (rules come from the in-memory cache). It answers the alerts and
-// the notices the notification planner turns into deliveries.
+// fixed number of statements (rules come from the in-memory cache). Maintenance windows and
+// RED dependencies (dependency-holds.ts) hold alerts back. It answers the alerts and the
+// notices the notification planner turns into deliveries.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Tx } from '../../db/tx.js';
@@ -11,7 +12,9 @@ import type { EscalationRepository } from '../escalation/escalation.repository.j
 import { coversService, type MaintenanceRepository } from '../maintenance/maintenance.repository.js';
 import { EVERY_CHANNEL, type Notice, type NotificationTargets } from '../notifications/delivery.js';
 import { isStorm, stormWindowStart } from '../notifications/notification-planner.js';
-import { decideAlerts, type AlertCandidate } from './alert-decisions.js';
+import { decideAlerts, servicesLeavingRed, type AlertCandidate } from './alert-decisions.js';
+import { heldResult, heldWording } from './dependency-holds.js';
+import type { DependencyHoldsRepository, HoldingParent } from './dependency-holds.repository.js';
 import type { Alert } from './alert.js';
 import type { AlertsRepository, NewAlert } from './alerts.repository.js';
 import type { AlertRule } from './rule.js';
@@ -31,6 +34,7 @@ export interface AlertEvaluatorDeps {
   alerts: AlertsRepository;
   maintenance: MaintenanceRepository;
   escalation: EscalationRepository;
+  holds: DependencyHoldsRepository;
   clock: Clock;
 }
 
@@ -63,6 +67,11 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
         recovered.push(...decided.recovered);
         for (const [serviceId, r] of decided.latest) latest.set(serviceId, r);
       }
+      const held = await heldCandidates(tx, servicesLeavingRed(stored), latest, rules);
+      for (const candidate of held.candidates) {
+        candidates.push(candidate);
+        latest.set(candidate.result.serviceId, candidate.result);
+      }
       if (candidates.length === 0 && recovered.length === 0) return outcome;
 
       const now = clock.now();
@@ -74,8 +83,10 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
         return { id: r.serviceId, name: r.serviceName, endpoint: r.serviceEndpoint, status: r.serviceStatus };
       };
 
-      const opening = candidates.filter((c) => !inMaintenance(c.result.serviceId));
-      const opened = await alerts.open(tx, opening.map((c) => newAlert(c.rule, c.result, now)));
+      const fresh = candidates.filter((c) => !held.heldBy.has(c.result.serviceId)).map((c) => c.result.serviceId);
+      const redParents = await deps.holds.redDependencies(tx, [...new Set(fresh)]);
+      const opening = candidates.filter((c) => !inMaintenance(c.result.serviceId) && !redParents.has(c.result.serviceId));
+      const opened = await alerts.open(tx, opening.map((c) => newAlert(c.rule, c.result, now, held.heldBy.get(c.result.serviceId))));
       if (opened.length > 0) {
         const byKey = new Map(opening.map((c) => [`${c.rule.id}/${c.result.serviceId}`, c.rule]));
         const ruleOf = (alert: Alert) => byKey.get(`${alert.alertRuleId}/${alert.serviceId}`)!;
@@ -98,6 +109,23 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       return outcome;
     },
   };
+
+  /**
+   * The alerts the dependents of services that just left RED open now, the RED having held
+   * them: each dependent's standing state against its organization's rules.
+   */
+  async function heldCandidates(tx: Tx, leftRed: string[], judged: Map<string, StoredResult>, rules: Map<string, readonly AlertRule[]>) {
+    const held = { candidates: [] as AlertCandidate[], heldBy: new Map<string, HoldingParent[]>() };
+    if (leftRed.length === 0) return held;
+    for (const dependent of await deps.holds.heldDependents(tx, leftRed, [...judged.keys()])) {
+      // A dependent's organization is its parent's, whose rules the batch already loaded.
+      const { candidates } = decideAlerts(rules.get(dependent.organizationId) ?? [], [heldResult(dependent)]);
+      if (candidates.length === 0) continue;
+      held.candidates.push(...candidates);
+      held.heldBy.set(dependent.serviceId, dependent.heldBy);
+    }
+    return held;
+  }
 
   /**
    * Whom each opened alert notifies first: its rule's channels and teams, else its escalation
@@ -134,7 +162,7 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
 const CHECK_VERDICT = { RED: 'check failed', YELLOW: 'check slow', GREEN: 'check matched' } as const;
 
-function newAlert(rule: AlertRule, result: StoredResult, now: Date): NewAlert {
+function newAlert(rule: AlertRule, result: StoredResult, now: Date, heldBy?: HoldingParent[]): NewAlert {
   return {
     id: randomUUID(),
     organizationId: result.organizationId,
@@ -143,7 +171,9 @@ function newAlert(rule: AlertRule, result: StoredResult, now: Date): NewAlert {
     alertRuleId: rule.id,
     severity: rule.severity,
     title: `${result.serviceName} is ${result.serviceStatus}`,
-    message: `${CHECK_VERDICT[result.status]}: ${result.message} (response time ${Math.round(result.responseTimeMs)} ms, location ${result.location}, rule "${rule.name}")`,
+    message: `${CHECK_VERDICT[result.status]}: ${result.message} (response time ${Math.round(result.responseTimeMs)} ms, location ${result.location}, rule "${rule.name}")${
+      heldBy ? `; ${heldWording(heldBy)}` : ''
+    }`,
     firedAt: now,
   };
 }

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../errors.js';
 import type { Role } from '../organizations/membership.entity.js';
 import { PLANS, planLimits } from '../organizations/plans.js';
 import { ServiceEntity, type ServiceRecord } from './service.entity.js';
+import type { ServiceDependencies } from './dependencies.repository.js';
 import type { ServiceSort } from './services.schema.js';
 import type { CheckType } from '../../../../shared/src/check-types.js';
 import type { ServiceStatus } from '../../../../shared/src/status.js';
@@ -41,8 +42,8 @@ export interface ServiceList {
 export interface ServicesRepository {
   /** Inserts unless the organization's plan is full (PLAN_LIMIT_REACHED). */
   insertWithinPlan(service: NewService): Promise<ServiceRecord>;
-  /** The service and the user's role in its organization; null when not a member. */
-  findForUser(serviceId: string, userId: string): Promise<{ service: ServiceRecord; role: Role } | null>;
+  /** The service, its dependencies and the user's role in its organization; null when not a member. */
+  findForUser(serviceId: string, userId: string): Promise<{ service: ServiceRecord; dependencies: ServiceDependencies; role: Role } | null>;
   list(organizationId: string, filters: ServiceFilters, page: ServicePage): Promise<ServiceList>;
   update(serviceId: string, changes: ServiceChanges, bumpVersion: boolean): Promise<ServiceRecord>;
   delete(serviceId: string): Promise<void>;
@@ -80,11 +81,15 @@ export function createServicesRepository(em: () => EntityManager, sql: PooledSql
     },
 
     async findForUser(serviceId, userId) {
-      // One statement for the row and the access check: the hot read of GET /services/{id}.
-      const [row] = await sql.query('select s.*, m.role from services s join memberships m on m.organization_id = s.organization_id and m.user_id = $1 where s.id = $2', [
-        userId, serviceId,
-      ]);
-      return row ? { service: toServiceRecord(row), role: row.role as Role } : null;
+      // One statement for the row, its dependencies and the access check: the hot read of GET /services/{id}.
+      const [row] = await sql.query(FIND_FOR_USER, [userId, serviceId]);
+      if (!row) return null;
+      const json = <T>(v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+      return {
+        service: toServiceRecord(row),
+        dependencies: { dependsOn: json<string[]>(row.depends_on), suppressedBy: json<ServiceDependencies['suppressedBy']>(row.suppressed_by) },
+        role: row.role as Role,
+      };
     },
 
     async list(organizationId, filters, page) {
@@ -124,6 +129,12 @@ export function createServicesRepository(em: () => EntityManager, sql: PooledSql
     },
   };
 }
+
+const FIND_FOR_USER = `select s.*, m.role,
+    coalesce((select json_agg(d.depends_on_id order by d.position) from service_dependencies d where d.service_id = s.id), '[]') as depends_on,
+    coalesce((select json_agg(json_build_object('id', p.id, 'name', p.name) order by d.position)
+                from service_dependencies d join services p on p.id = d.depends_on_id where d.service_id = s.id and p.status = 'RED'), '[]') as suppressed_by
+  from services s join memberships m on m.organization_id = s.organization_id and m.user_id = $1 where s.id = $2`;
 
 const INSERT =
   'insert into services (id, organization_id, name, description, environment, endpoint, check_type, check_interval_seconds, timeout_seconds, tags, locations, options)';

@@ -25,7 +25,9 @@ const checkType = z
 const LOCATION = /^[a-z0-9][a-z0-9_.-]{0,62}$/i;
 
 // Read-only fields a client may echo back from a GET; they are accepted and ignored.
-const echoed = readOnly('id', 'status', 'last_checked_at', 'last_response_time_ms', 'created_at', 'updated_at');
+const echoed = readOnly('id', 'status', 'last_checked_at', 'last_response_time_ms', 'suppressed_by', 'created_at', 'updated_at');
+
+export const MAX_DEPENDENCIES = 50;
 
 const fields = {
   organization_id: uuid('organization_id').optional(),
@@ -56,6 +58,15 @@ const fields = {
     .max(20, 'at most 20 locations')
     .transform((locations) => [...new Set(locations)]),
   options: z.record(z.string(), z.unknown(), { message: 'options must be an object' }),
+  // Repeats are dropped, as with tags: naming a dependency twice means it once.
+  depends_on: z
+    .array(uuid('each depends_on entry'), { message: 'depends_on must be an array of service ids' })
+    .max(MAX_DEPENDENCIES, `depends_on names at most ${MAX_DEPENDENCIES} services`)
+    .transform((ids) => [...new Set(ids)])
+    .meta({
+      description:
+        'Ids of services of the same organization this service depends on. While one of them is RED, failures of this service are stored and shown but open no alert; when it recovers, a service still failing opens its alert then. No cycles.',
+    }),
 };
 
 export const CreateServiceInput = z.strictObject({
@@ -66,6 +77,7 @@ export const CreateServiceInput = z.strictObject({
   tags: fields.tags.default([]),
   locations: fields.locations.default(['local']),
   options: fields.options.default({}),
+  depends_on: fields.depends_on.default([]),
 });
 export type CreateServiceInput = z.infer<typeof CreateServiceInput>;
 
@@ -82,6 +94,7 @@ export const UpdateServiceInput = z.strictObject({
   tags: fields.tags.optional(),
   locations: fields.locations.optional(),
   options: fields.options.optional(),
+  depends_on: fields.depends_on.optional().meta({ description: 'Replaces the whole list; [] removes every dependency.' }),
 });
 export type UpdateServiceInput = z.infer<typeof UpdateServiceInput>;
 
@@ -131,6 +144,8 @@ export function toServiceJson(s: ServiceView) {
     options: s.options,
     last_checked_at: s.lastCheckedAt?.toISOString() ?? null,
     last_response_time_ms: s.lastResponseTimeMs,
+    depends_on: s.dependsOn,
+    suppressed_by: s.suppressedBy,
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
   };
@@ -182,6 +197,10 @@ export const ServiceJson = z
     options: z.record(z.string(), z.unknown()),
     last_checked_at: z.iso.datetime().nullable(),
     last_response_time_ms: z.number().nullable(),
+    depends_on: z.array(z.uuid()).meta({ description: 'The services this one depends on, in the order given' }),
+    suppressed_by: z
+      .array(z.object({ id: z.uuid(), name: z.string() }))
+      .meta({ description: 'Its dependencies that are RED now: while any is, its failures open no alert. [] otherwise.' }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })

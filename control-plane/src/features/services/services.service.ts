@@ -13,8 +13,10 @@ import type { ServiceRecord } from './service.entity.js';
 import type { LocationStatus, ServiceOverviewRepository, ServicesSummary } from './service-overview.repository.js';
 import type { CreateServiceInput, ListServicesQuery, ServicesSummaryQuery, UpdateServiceInput } from './services.schema.js';
 import type { ServiceChanges, ServiceFilters, ServicePage, ServicesRepository } from './services.repository.js';
+import { noDependencies, type DependenciesRepository, type ServiceDependencies } from './dependencies.repository.js';
+import { assertDependenciesAllowed } from './dependency-graph.js';
 
-export type ServiceView = ServiceRecord;
+export type ServiceView = ServiceRecord & ServiceDependencies;
 
 /** One row of the dashboard's service list. */
 export interface ServiceOverview {
@@ -36,6 +38,7 @@ export interface ServiceChangeListener {
 
 export interface ServicesServiceDeps {
   services: ServicesRepository;
+  dependencies: DependenciesRepository;
   overview: ServiceOverviewRepository;
   access: OrganizationAccess;
   secrets: SecretBox;
@@ -47,8 +50,14 @@ const MASK = '********';
 // Changes to these reach the agents; a rename or new tags do not.
 const CHECK_FIELDS = ['endpoint', 'checkType', 'checkIntervalSeconds', 'timeoutSeconds', 'locations', 'options'] as const;
 
-export function createServicesService({ services, overview, access, secrets, listener, clock }: ServicesServiceDeps) {
-  const view = (s: ServiceRecord): ServiceView => ({ ...s, options: maskSecrets(s.options) });
+export function createServicesService({ services, dependencies, overview, access, secrets, listener, clock }: ServicesServiceDeps) {
+  const viewWith = (s: ServiceRecord, deps: ServiceDependencies): ServiceView => ({ ...s, options: maskSecrets(s.options), ...deps });
+  /** The services as answered: secrets masked, dependencies read in one statement for them all. */
+  const views = async (found: ServiceRecord[]): Promise<ServiceView[]> => {
+    const deps = await dependencies.forServices(found.map((s) => s.id));
+    return found.map((s) => viewWith(s, deps.get(s.id) ?? noDependencies()));
+  };
+  const view = async (s: ServiceRecord): Promise<ServiceView> => (await views([s]))[0]!;
 
   const sealOptions = (options: Record<string, unknown>, previous: Record<string, unknown> = {}) => {
     const sealed: Record<string, unknown> = { ...options };
@@ -66,7 +75,7 @@ export function createServicesService({ services, overview, access, secrets, lis
     const found = await services.findForUser(serviceId, actor.userId);
     const role = found && access.effectiveRole(actor, found.service.organizationId, found.role);
     if (!found || !role) throw notFound('service');
-    return { service: found.service, role };
+    return { service: found.service, dependencies: found.dependencies, role };
   }
 
   async function findWritable(actor: Actor, serviceId: string) {
@@ -80,8 +89,13 @@ export function createServicesService({ services, overview, access, secrets, lis
       const organizationId = await access.resolveWritable(actor, input.organization_id);
       validateCheck(input.check_type, input.endpoint);
       const options = validateOptions(input.check_type, input.options);
+      const id = randomUUID();
+      if (input.depends_on.length > 0) {
+        // Nothing depends on a new service, so it closes no cycle and needs no lock.
+        assertDependenciesAllowed(await dependencies.graph(organizationId, input.depends_on), id, input.name, input.depends_on);
+      }
       const created = await services.insertWithinPlan({
-        id: randomUUID(),
+        id,
         organizationId,
         name: input.name,
         description: input.description ?? null,
@@ -94,6 +108,7 @@ export function createServicesService({ services, overview, access, secrets, lis
         locations: input.locations,
         options: sealOptions(options),
       });
+      await dependencies.addForNew(organizationId, id, input.depends_on);
       listener.serviceUpserted(created);
       return view(created);
     },
@@ -102,7 +117,7 @@ export function createServicesService({ services, overview, access, secrets, lis
     async list(actor: Actor, query: ListServicesQuery): Promise<{ total: number; services: ServiceView[] }> {
       const organizationId = await access.resolveReadable(actor, query.org);
       const found = await services.list(organizationId, filtersOf(query), pageOf(query));
-      return { total: found.total, services: found.services.map(view) };
+      return { total: found.total, services: await views(found.services) };
     },
 
     /** Counts by status and the values the list's filters take, over every service of the organization. */
@@ -134,7 +149,8 @@ export function createServicesService({ services, overview, access, secrets, lis
     },
 
     async get(actor: Actor, serviceId: string): Promise<ServiceView> {
-      return view((await findVisible(actor, serviceId)).service);
+      const { service, dependencies: deps } = await findVisible(actor, serviceId);
+      return viewWith(service, deps);
     },
 
     async update(actor: Actor, serviceId: string, input: UpdateServiceInput): Promise<ServiceView> {
@@ -162,6 +178,11 @@ export function createServicesService({ services, overview, access, secrets, lis
         changes.options = sealOptions(validateOptions(checkType, input.options), current.options);
       } else if (input.check_type !== undefined) {
         validateOptions(checkType, current.options); // the kept options must suit the new type
+      }
+      const dependsOn = input.depends_on;
+      if (dependsOn !== undefined) {
+        // First, so that a refused list changes nothing.
+        await dependencies.replace(current.organizationId, serviceId, dependsOn, (graph) => assertDependenciesAllowed(graph, serviceId, input.name ?? current.name, dependsOn));
       }
       const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ServiceChanges;
       const checkChanged = CHECK_FIELDS.some(

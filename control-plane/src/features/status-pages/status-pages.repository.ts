@@ -24,6 +24,8 @@ export interface PageService {
   name: string;
   status: ServiceStatus | null;
   lastCheckedAt: Date | null;
+  /** Its dependencies that are RED now, whether the page shows them or not. */
+  affectedBy: { id: string; name: string }[];
 }
 
 export interface Incident {
@@ -108,7 +110,11 @@ export function createStatusPagesRepository(em: () => EntityManager, transaction
     },
     async services(pageId) {
       const rows = await run(
-        `select s.id, s.name, s.status, s.last_checked_at from status_page_services ps join services s on s.id = ps.service_id
+        `select s.id, s.name, s.status, s.last_checked_at,
+                coalesce((select json_agg(json_build_object('id', p.id, 'name', p.name) order by d.position)
+                            from service_dependencies d join services p on p.id = d.depends_on_id
+                           where d.service_id = s.id and p.status = 'RED'), '[]') as affected_by
+           from status_page_services ps join services s on s.id = ps.service_id
           where ps.status_page_id = ? order by ps.position`,
         [pageId],
       );
@@ -117,6 +123,7 @@ export function createStatusPagesRepository(em: () => EntityManager, transaction
         name: String(r.name),
         status: (r.status as ServiceStatus | null) ?? null,
         lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at as string) : null,
+        affectedBy: (typeof r.affected_by === 'string' ? JSON.parse(r.affected_by) : r.affected_by) as PageService['affectedBy'],
       }));
     },
     async openIncidents(serviceIds) {

@@ -80,6 +80,7 @@ export const PublicStatusPageJson = z
     title: z.string(),
     description: z.string().nullable(),
     overall_status: serviceStatus.nullable(),
+    overall_message: z.string().meta({ description: 'The overall status in words, e.g. "All systems operational"; says so when services are affected by a RED dependency' }),
     generated_at: z.iso.datetime(),
     services: z.array(
       z.object({
@@ -89,6 +90,9 @@ export const PublicStatusPageJson = z
         last_checked_at: z.iso.datetime().nullable(),
         uptime_percentage: z.number().nullable(),
         uptime_bars: z.array(z.object({ date: z.iso.date(), total_checks: z.int(), successful_checks: z.int(), uptime_percentage: z.number().nullable() })),
+        affected_by: z
+          .array(z.object({ id: z.uuid(), name: z.string() }))
+          .meta({ description: 'Services it depends on that are RED now (shown "Affected by …"); [] otherwise' }),
       }),
     ),
     incidents: z.array(

@@ -1,6 +1,7 @@
 // Status pages: organization-scoped CRUD, and the public view of a page (no credentials):
 // its services with their current status and 90 daily uptime bars, an overall status, and
-// the open incidents. The public view shows names and statuses only, never endpoints.
+// the open incidents. The public view shows names and statuses only, never endpoints; a service
+// whose dependency is RED is shown affected by it, naming it even when the page does not list it.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { notFound } from '../../errors.js';
@@ -15,6 +16,18 @@ import type { StatusPage, StatusPagesRepository } from './status-pages.repositor
 export const UPTIME_BAR_DAYS = 90;
 const DAY_MS = 86_400_000;
 const SEVERITY: Record<ServiceStatus, number> = { GREEN: 0, YELLOW: 1, RED: 2 };
+const OVERALL_MESSAGE: Record<ServiceStatus | 'PENDING', string> = {
+  GREEN: 'All systems operational',
+  YELLOW: 'Some systems are degraded',
+  RED: 'Some systems are down',
+  PENDING: 'Waiting for the first checks',
+};
+
+/** The page's status in words; a service affected by a RED dependency is no longer "operational". */
+function overallMessage(status: ServiceStatus | null, affected: number): string {
+  if (affected > 0 && status !== 'RED') return affected === 1 ? 'A system is affected by an outage of a service it depends on' : 'Some systems are affected by an outage of services they depend on';
+  return OVERALL_MESSAGE[status ?? 'PENDING'];
+}
 
 const percentage = (successful: number, total: number) => (total === 0 ? null : Math.round((successful / total) * 100_000) / 1000);
 
@@ -100,11 +113,13 @@ export function createStatusPagesService({ pages, history, access, references, c
       const ids = services.map((s) => s.id);
       const [counts, incidents] = await Promise.all([history.daily(ids, new Date(firstDay), now), pages.openIncidents(ids)]);
       const known = services.map((s) => s.status).filter((s): s is ServiceStatus => s !== null);
+      const overall = known.length === 0 ? null : known.reduce((worst, s) => (SEVERITY[s] > SEVERITY[worst] ? s : worst));
       return {
         slug: page.slug,
         title: page.title,
         description: page.description,
-        overall_status: known.length === 0 ? null : known.reduce((worst, s) => (SEVERITY[s] > SEVERITY[worst] ? s : worst)),
+        overall_status: overall,
+        overall_message: overallMessage(overall, services.filter((s) => s.affectedBy.length > 0).length),
         generated_at: now.toISOString(),
         services: services.map((s) => {
           const uptimeBars = bars(s.id, counts, firstDay);
@@ -117,6 +132,7 @@ export function createStatusPagesService({ pages, history, access, references, c
             last_checked_at: s.lastCheckedAt?.toISOString() ?? null,
             uptime_percentage: percentage(successful, total),
             uptime_bars: uptimeBars,
+            affected_by: s.affectedBy,
           };
         }),
         incidents: incidents.map((i) => ({

@@ -28,6 +28,10 @@ export interface Service {
   options: Record<string, unknown>;
   last_checked_at: string | null;
   last_response_time_ms: number | null;
+  /** Ids of the services it depends on. */
+  depends_on: string[];
+  /** Its dependencies that are RED now: its alerts are held while any is. */
+  suppressed_by: { id: string; name: string }[];
   created_at: string;
   updated_at: string;
 }

@@ -37,6 +37,7 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
         touchedServices.add(s.service_id);
         patchRow(s.service_id, (row) => ({ ...row, status: s.status }));
         patchQueries<Service>(client, queryKeys.service(org, s.service_id), (service) => ({ ...service, status: s.status }), { exact: true });
+        invalidateDependents(client, org, s.service_id);
         break;
       }
       default:
@@ -62,6 +63,14 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
     void client.invalidateQueries({ queryKey: queryKeys.services(org) });
   }
   if (alertsChanged) void client.invalidateQueries({ queryKey: queryKeys.alerts(org) });
+}
+
+/** A service's suppressed_by follows its dependencies' statuses: the shown dependents of one that moved refetch. */
+function invalidateDependents(client: QueryClient, org: string, serviceId: string): void {
+  for (const query of client.getQueryCache().findAll({ queryKey: [org, 'service'] })) {
+    const service = query.state.data as Service | undefined;
+    if (query.queryKey.length === 3 && service?.depends_on?.includes(serviceId)) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+  }
 }
 
 /**

@@ -24,6 +24,8 @@ interface PublicService {
   last_checked_at: string | null;
   uptime_percentage: number | null;
   uptime_bars: UptimeBar[];
+  /** Services it depends on that are RED now. */
+  affected_by: { id: string; name: string }[];
 }
 
 interface Incident {
@@ -41,17 +43,12 @@ interface PublicStatusPage {
   title: string;
   description: string | null;
   overall_status: Status | null;
+  /** The overall status in words, affected services included. */
+  overall_message: string;
   generated_at: string;
   services: PublicService[];
   incidents: Incident[];
 }
-
-const OVERALL_TEXT: Record<Status | 'PENDING', string> = {
-  GREEN: 'All systems operational',
-  YELLOW: 'Some systems are degraded',
-  RED: 'Some systems are down',
-  PENDING: 'Waiting for the first checks',
-};
 
 /** The server caches the page for 30 s; asking more often would show nothing new. */
 const REFRESH_MS = 60_000;
@@ -101,7 +98,7 @@ function StatusPageView({ page }: { page: PublicStatusPage }) {
       </header>
       <p className="public-overall">
         <StatusBadge status={page.overall_status} label="Overall status" />
-        {OVERALL_TEXT[page.overall_status ?? 'PENDING']}
+        {page.overall_message}
       </p>
       {page.incidents.length > 0 && <Incidents incidents={page.incidents} />}
       <section aria-labelledby="public-services-title">
@@ -125,6 +122,7 @@ function ServiceRow({ service }: { service: PublicService }) {
         <h3 id={headingId}>{service.name}</h3>
         <StatusBadge status={service.status} />
       </div>
+      {service.affected_by.length > 0 && <p className="public-affected">Affected by {service.affected_by.map((d) => d.name).join(', ')}</p>}
       <UptimeBars service={service} />
       <p className="uptime-legend">
         <span>{service.uptime_bars.length} days ago</span>

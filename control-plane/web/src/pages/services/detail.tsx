@@ -2,6 +2,7 @@
 // uptime and the checks log, all refreshed by the live feed; write actions for members+.
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { useResourceList } from '../../api/resources';
 import type { Service } from '../../api/types';
 import { useSession } from '../../session/session';
 import { DeleteButton } from '../../ui/delete-button';
@@ -50,6 +51,7 @@ function ServiceDetail({ service }: { service: Service }) {
       <p>
         <Link to="/services">← All services</Link>
       </p>
+      {service.suppressed_by.length > 0 && <HeldNotice parents={service.suppressed_by} />}
       <section className="card" aria-label="About this service">
         <dl className="service-facts">
           <Fact term="Status">
@@ -77,12 +79,48 @@ function ServiceDetail({ service }: { service: Service }) {
             </time>
           </Fact>
           {service.description && <Fact term="Description">{service.description}</Fact>}
+          {service.depends_on.length > 0 && (
+            <Fact term="Depends on">
+              <Dependencies ids={service.depends_on} />
+            </Fact>
+          )}
         </dl>
       </section>
       <LocationHistory service={service} />
       <UptimeCard serviceId={service.id} />
       <ChecksLog serviceId={service.id} />
     </Page>
+  );
+}
+
+/** Why this service's failures open no alert now. */
+function HeldNotice({ parents }: { parents: Service['suppressed_by'] }) {
+  return (
+    <p className="notice" role="status">
+      Alerts are held: {parents.map((p, i) => (
+        <span key={p.id}>
+          {i > 0 && ', '}
+          <Link to={`/services/${p.id}`}>{p.name}</Link>
+        </span>
+      ))}{' '}
+      {parents.length > 1 ? 'are' : 'is'} RED. Failures of this service are recorded but notify nobody until then.
+    </p>
+  );
+}
+
+function Dependencies({ ids }: { ids: string[] }) {
+  const services = useResourceList<Service>('/services', { sort: 'name', limit: 1000 });
+  const names = new Map((services.data ?? []).map((s) => [s.id, s.name]));
+  return (
+    <ul className="dependency-list" aria-label="Depends on">
+      {ids.map((id) => {
+        return (
+          <li key={id}>
+            <Link to={`/services/${id}`}>{names.get(id) ?? id}</Link>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

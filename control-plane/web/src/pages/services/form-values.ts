@@ -22,6 +22,8 @@ export interface ServiceFormValues {
   options: Record<string, string>;
   /** Secret options the user asked to remove (their stored value is dropped). */
   cleared_secrets: string[];
+  /** Ids of the services it depends on. */
+  depends_on: string[];
 }
 
 export const EMPTY_FORM: ServiceFormValues = {
@@ -37,6 +39,7 @@ export const EMPTY_FORM: ServiceFormValues = {
   other_locations: '',
   options: {},
   cleared_secrets: [],
+  depends_on: [],
 };
 
 export function valuesOf(service: Service): ServiceFormValues {
@@ -59,6 +62,7 @@ export function valuesOf(service: Service): ServiceFormValues {
     other_locations: '',
     options,
     cleared_secrets: [],
+    depends_on: service.depends_on,
   };
 }
 
@@ -95,6 +99,7 @@ export function bodyOf(values: ServiceFormValues, stored: Record<string, unknown
     tags: list(values.tags),
     locations: [...new Set([...values.locations, ...list(values.other_locations)])],
     options: optionsBody(values, stored),
+    depends_on: values.depends_on,
   };
   if (values.check_interval_seconds.trim()) body.check_interval_seconds = numberOrText(values.check_interval_seconds);
   if (values.timeout_seconds.trim()) body.timeout_seconds = numberOrText(values.timeout_seconds);

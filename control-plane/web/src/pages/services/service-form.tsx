@@ -3,6 +3,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { Service } from '../../api/types';
 import { useResourceList } from '../../api/resources';
+import { CheckboxGroup } from '../channels/checkbox-group';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../ui/field';
 import { formErrors, type FormErrors } from '../../ui/form-errors';
 import { FormProblems } from '../../ui/page';
@@ -21,7 +22,7 @@ interface ServiceFormProps {
   onCancel(): void;
 }
 
-const TOP_FIELDS = ['name', 'description', 'environment', 'check_type', 'endpoint', 'check_interval_seconds', 'timeout_seconds', 'tags', 'locations'];
+const TOP_FIELDS = ['name', 'description', 'environment', 'check_type', 'endpoint', 'check_interval_seconds', 'timeout_seconds', 'tags', 'locations', 'depends_on'];
 
 export function ServiceForm({ initial, service, onSaved, onCancel }: ServiceFormProps) {
   const [values, setValues] = useState(initial);
@@ -81,6 +82,7 @@ export function ServiceForm({ initial, service, onSaved, onCancel }: ServiceForm
       </div>
       <TextAreaField label="Description" rows={2} value={values.description} onChange={(e) => set('description', e.target.value)} error={errors.field('description')} />
       <LocationsFieldset values={values} set={set} error={errors.field('locations')} />
+      <DependsOnFieldset serviceId={service?.id} selected={values.depends_on} onChange={(ids) => set('depends_on', ids)} error={errors.field('depends_on')} />
       {options.length > 0 && (
         <fieldset>
           <legend>{values.check_type} options</legend>
@@ -124,6 +126,23 @@ function LocationsFieldset({ values, set, error }: { values: ServiceFormValues; 
         </p>
       )}
     </fieldset>
+  );
+}
+
+/** The services of the organization this one may depend on: every other one. */
+function DependsOnFieldset({ serviceId, selected, onChange, error }: { serviceId?: string; selected: string[]; onChange(ids: string[]): void; error?: string }) {
+  const services = useResourceList<Service>('/services', { sort: 'name', limit: 1000 });
+  const options = (services.data ?? []).filter((s) => s.id !== serviceId).map((s) => ({ value: s.id, label: s.name }));
+  return (
+    <CheckboxGroup
+      legend="Depends on"
+      options={options}
+      selected={selected}
+      onChange={onChange}
+      error={error}
+      hint="While one of these is down (RED), this service's failures are shown but open no alert."
+      none="No other service yet."
+    />
   );
 }
 
