@@ -90,9 +90,10 @@ export const PublicStatusPageJson = z
         last_checked_at: z.iso.datetime().nullable(),
         uptime_percentage: z.number().nullable(),
         uptime_bars: z.array(z.object({ date: z.iso.date(), total_checks: z.int(), successful_checks: z.int(), uptime_percentage: z.number().nullable() })),
+        affected: z.boolean().meta({ description: 'A service it depends on is RED now' }),
         affected_by: z
           .array(z.object({ id: z.uuid(), name: z.string() }))
-          .meta({ description: 'Services it depends on that are RED now (shown "Affected by …"); [] otherwise' }),
+          .meta({ description: 'The RED services it depends on that this page lists (shown "Affected by …"); a dependency the page does not list is not named' }),
       }),
     ),
     incidents: z.array(

@@ -1,7 +1,8 @@
 // Status pages: organization-scoped CRUD, and the public view of a page (no credentials):
 // its services with their current status and 90 daily uptime bars, an overall status, and
 // the open incidents. The public view shows names and statuses only, never endpoints; a service
-// whose dependency is RED is shown affected by it, naming it even when the page does not list it.
+// whose dependency is RED is shown affected, naming the dependency only if the page lists it
+// (the page's owner chose what the public sees; internal names stay internal).
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { notFound } from '../../errors.js';
@@ -122,6 +123,7 @@ export function createStatusPagesService({ pages, history, access, references, c
         overall_message: overallMessage(overall, services.filter((s) => s.affectedBy.length > 0).length),
         generated_at: now.toISOString(),
         services: services.map((s) => {
+          const listed = new Set(services.map((p) => p.id));
           const uptimeBars = bars(s.id, counts, firstDay);
           const total = uptimeBars.reduce((n, b) => n + b.total_checks, 0);
           const successful = uptimeBars.reduce((n, b) => n + b.successful_checks, 0);
@@ -132,7 +134,8 @@ export function createStatusPagesService({ pages, history, access, references, c
             last_checked_at: s.lastCheckedAt?.toISOString() ?? null,
             uptime_percentage: percentage(successful, total),
             uptime_bars: uptimeBars,
-            affected_by: s.affectedBy,
+            affected: s.affectedBy.length > 0,
+            affected_by: s.affectedBy.filter((p) => listed.has(p.id)),
           };
         }),
         incidents: incidents.map((i) => ({

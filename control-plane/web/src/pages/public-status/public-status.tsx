@@ -25,6 +25,7 @@ interface PublicService {
   uptime_percentage: number | null;
   uptime_bars: UptimeBar[];
   /** Services it depends on that are RED now. */
+  affected: boolean;
   affected_by: { id: string; name: string }[];
 }
 
@@ -122,7 +123,11 @@ function ServiceRow({ service }: { service: PublicService }) {
         <h3 id={headingId}>{service.name}</h3>
         <StatusBadge status={service.status} />
       </div>
-      {service.affected_by.length > 0 && <p className="public-affected">Affected by {service.affected_by.map((d) => d.name).join(', ')}</p>}
+      {service.affected && (
+        <p className="public-affected">
+          {service.affected_by.length > 0 ? `Affected by ${service.affected_by.map((d) => d.name).join(', ')}` : 'Affected by an outage of a service it depends on'}
+        </p>
+      )}
       <UptimeBars service={service} />
       <p className="uptime-legend">
         <span>{service.uptime_bars.length} days ago</span>
