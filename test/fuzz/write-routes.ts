@@ -10,7 +10,7 @@ import { LoginInput, RegisterInput } from '../../control-plane/src/features/auth
 import { UpdateProfileInput } from '../../control-plane/src/features/auth/profile.routes.js';
 import { CreateAgentInput } from '../../control-plane/src/features/agents/agents.schema.js';
 import { CreatePolicyInput, UpdatePolicyInput } from '../../control-plane/src/features/escalation/escalation.schema.js';
-import { CreateHeartbeatInput, UpdateHeartbeatInput } from '../../control-plane/src/features/heartbeats/heartbeats.routes.js';
+import { CreateHeartbeatInput, UpdateHeartbeatInput } from '../../control-plane/src/features/heartbeats/heartbeats.schema.js';
 import { CreateWindowInput, UpdateWindowInput } from '../../control-plane/src/features/maintenance/maintenance.schema.js';
 import { CHANNEL_CONFIG, CHANNEL_TYPES, CreateChannelInput, UpdateChannelInput } from '../../control-plane/src/features/notifications/channels.schema.js';
 import { AddMemberInput, ChangeRoleInput, OrganizationTokenInput, UpdateOrganizationInput } from '../../control-plane/src/features/organizations/organization.routes.js';
