@@ -90,7 +90,7 @@ export function createHeartbeatsRepository(em: () => EntityManager): HeartbeatsR
     },
     async claimOverdue(now, limit, next) {
       // Committed before the missed results are ingested, as the deadline moves with the claim.
-      const claimed = await em().transactional(async (tx) => {
+      return em().transactional(async (tx) => {
         const rows = (await tx.execute<Record<string, unknown>[]>(
           `${SELECT} where h.deadline_at <= ? order by h.deadline_at limit ${limit} for update of h skip locked`,
           [iso(now)],
@@ -105,7 +105,6 @@ export function createHeartbeatsRepository(em: () => EntityManager): HeartbeatsR
         );
         return rows;
       });
-      return claimed;
     },
     async claimOverrun(now, limit) {
       const ids = await run(

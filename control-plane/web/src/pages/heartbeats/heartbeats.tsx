@@ -175,7 +175,7 @@ function HeartbeatForm({ heartbeat, onDone }: { heartbeat?: Heartbeat; onDone():
         ) : (
           <div className="form-grid">
             <TextField
-              label="Cron schedule"
+              label="Cron expression"
               value={schedule}
               onChange={(e) => setSchedule(e.target.value)}
               error={errors.field('schedule') ?? errors.field('interval_seconds')}
