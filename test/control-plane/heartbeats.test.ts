@@ -100,10 +100,18 @@ describe('heartbeats with a schedule or a max runtime', () => {
 
   const read = async (id: string) => (await timed.api.get(`/heartbeats/${id}`, u.token)).body;
   const lastMessage = async (serviceId: string) => (await timed.api.get(`/services/${serviceId}/checks`, u.token)).body[0]?.message;
+  /**
+   * Runs a deadline round that starts after now: a round already under way (the job's own,
+   * which runOnce joins) may have read the clock before the test moved it.
+   */
+  const runRound = async (cp: TestControlPlane) => {
+    await cp.running.runHeartbeatDeadlines();
+    await cp.running.runHeartbeatDeadlines();
+  };
   /** Sets the clock, runs a deadline round, and answers the heartbeat then. */
   const at = async (iso: string, id: string) => {
     clock.set(iso);
-    await timed.running.runHeartbeatDeadlines();
+    await runRound(timed);
     return read(id);
   };
   const create = async (body: Record<string, unknown>) => {
@@ -126,7 +134,7 @@ describe('heartbeats with a schedule or a max runtime', () => {
     expect(await lastMessage(hb.service_id)).to.equal('no ping since the run due at 2026-03-29T01:00:00.000Z (2026-03-29 03:00 Europe/Berlin)');
 
     // One failing result per missed run, not one per round.
-    await timed.running.runHeartbeatDeadlines();
+    await runRound(timed);
     expect((await timed.api.get(`/services/${hb.service_id}/checks`, u.token)).body).to.have.length(1);
 
     clock.set('2026-03-29T01:20:00Z');
@@ -172,6 +180,26 @@ describe('heartbeats with a schedule or a max runtime', () => {
     await timed.api.post(`/heartbeat/${hb.key}/start`, {});
     await timed.api.post(`/heartbeat/${hb.key}`, {});
     expect((await at('2026-05-05T08:05:00Z', hb.id)).status, 'finished in time').to.equal('GREEN');
+  });
+
+  it('records one failing result per missed run and per overrun when two replicas claim at once', async () => {
+    const other = await startTestControlPlane({ start: { clock } });
+    try {
+      clock.set('2026-07-01T00:00:00Z');
+      const hbs = await Promise.all([1, 2, 3].map((n) => create({ name: `hourly-${n}`, schedule: '0 * * * *', grace_seconds: 60, max_runtime_seconds: 30 })));
+      for (const hb of hbs) expect((await timed.api.post(`/heartbeat/${hb.key}/start`, {})).status).to.equal(200);
+      clock.set('2026-07-01T01:01:30Z');
+      // With the jobs' own rounds running too: whoever claims a deadline, it is claimed once.
+      await Promise.all([runRound(timed), runRound(other)]);
+      for (const hb of hbs) {
+        const messages = (await timed.api.get(`/services/${hb.service_id}/checks`, u.token)).body.map((c: { message: string }) => c.message);
+        expect(messages.filter((m: string) => m.startsWith('no ping since the run due at 2026-07-01T01:00:00.000Z')), hb.name).to.have.length(1);
+        expect(messages.filter((m: string) => m.startsWith('started at ')), hb.name).to.have.length(1);
+        expect((await read(hb.id)).next_expected_at).to.equal('2026-07-01T02:00:00.000Z');
+      }
+    } finally {
+      await other.stop();
+    }
   });
 
   it('validates schedules, time zones and modes with readable messages', async () => {

@@ -24,7 +24,8 @@ export class Migration0016CronHeartbeats extends Migration {
 
   override async down(): Promise<void> {
     this.addSql(`
-      delete from heartbeats where interval_seconds is null;
+      -- A cron heartbeat has no interval to fall back to: it goes, with its service.
+      delete from services where id in (select service_id from heartbeats where interval_seconds is null);
       drop index heartbeats_run_deadline_idx;
       alter table heartbeats
         drop constraint heartbeats_one_mode,
