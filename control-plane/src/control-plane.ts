@@ -23,6 +23,8 @@ export interface RunningControlPlane {
   replicaId: string;
   /** Runs due escalation steps now (tests move the clock first). */
   runEscalations(): Promise<number>;
+  /** Runs one round of heartbeat deadlines now (tests move the clock first). */
+  runHeartbeatDeadlines(): Promise<number>;
   /** Runs one round of partition upkeep and retention now (tests). */
   runRetention(): Promise<number>;
   /** Graceful: stop accepting, finish requests and ingestion, close streams and database. */
@@ -84,6 +86,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     agentToken: secrets.agentToken,
     replicaId: parts.cluster.replicaId,
     runEscalations: () => parts.escalationJob.runOnce(),
+    runHeartbeatDeadlines: () => parts.heartbeatJob.runOnce(),
     runRetention: () => parts.retentionJob.runOnce(),
     async stop() {
       const closing = new Promise<void>((resolve) => http.close(() => resolve()));

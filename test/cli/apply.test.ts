@@ -271,4 +271,28 @@ describe('outpost apply and export', () => {
     expect(rule.condition.escalation_policy_id).to.equal(policy.body.id);
     expect((await apply(file)).stdout).to.contain('No changes');
   });
+
+  it('applies a cron heartbeat, exports it as a no-op, and switches it to an interval', async () => {
+    const owner = await cp.api.newUser('cli-cron');
+    const ownEnv = { OUTPOST_URL: cp.baseUrl, OUTPOST_API_KEY: await cp.api.keyWithRole(owner, 'admin') };
+    const heartbeats = async () => (await cp.api.get('/heartbeats', owner.token)).body as any[];
+    const cron = write('cron.yaml', 'heartbeats:\n  - name: report\n    schedule: "0 9 * * *"\n    timezone: America/New_York\n    max_runtime_seconds: 600\n');
+    const created = await runCli(['apply', '-f', cron], ownEnv);
+    expect(created.code, created.stderr).to.equal(0);
+    expect((await heartbeats())[0]).to.include({ name: 'report', schedule: '0 9 * * *', timezone: 'America/New_York', interval_seconds: null, max_runtime_seconds: 600 });
+    expect((await runCli(['apply', '-f', cron], ownEnv)).stdout).to.contain('No changes');
+
+    const exported = await runCli(['export'], ownEnv);
+    expect(exported.stdout).to.contain('schedule: 0 9 * * *').and.to.contain('timezone: America/New_York').and.not.to.contain('interval_seconds');
+    expect((await runCli(['apply', '-f', '-'], ownEnv, exported.stdout)).stdout.trim()).to.equal('No changes: the organization matches the file.');
+
+    const switched = await runCli(['apply', '-f', write('interval.yaml', 'heartbeats:\n  - name: report\n    interval_seconds: 3600\n')], ownEnv);
+    expect(switched.code, switched.stderr).to.equal(0);
+    expect(switched.stdout).to.contain('~ update heartbeat "report"');
+    expect((await heartbeats())[0]).to.include({ interval_seconds: 3600, schedule: null, timezone: null, max_runtime_seconds: null });
+
+    const both = await runCli(['apply', '-f', write('both.yaml', 'heartbeats:\n  - name: report\n    interval_seconds: 60\n    schedule: "@daily"\n')], ownEnv);
+    expect(both.code).to.equal(1);
+    expect(both.stderr).to.contain('give either interval_seconds or schedule, not both');
+  });
 });

@@ -10,7 +10,7 @@ import { LoginInput, RegisterInput } from '../../control-plane/src/features/auth
 import { UpdateProfileInput } from '../../control-plane/src/features/auth/profile.routes.js';
 import { CreateAgentInput } from '../../control-plane/src/features/agents/agents.schema.js';
 import { CreatePolicyInput, UpdatePolicyInput } from '../../control-plane/src/features/escalation/escalation.schema.js';
-import { CreateHeartbeatInput, UpdateHeartbeatInput } from '../../control-plane/src/features/heartbeats/heartbeats.routes.js';
+import { CreateHeartbeatInput, UpdateHeartbeatInput } from '../../control-plane/src/features/heartbeats/heartbeats.schema.js';
 import { CreateWindowInput, UpdateWindowInput } from '../../control-plane/src/features/maintenance/maintenance.schema.js';
 import { CHANNEL_CONFIG, CHANNEL_TYPES, CreateChannelInput, UpdateChannelInput } from '../../control-plane/src/features/notifications/channels.schema.js';
 import { AddMemberInput, ChangeRoleInput, OrganizationTokenInput, UpdateOrganizationInput } from '../../control-plane/src/features/organizations/organization.routes.js';
@@ -82,6 +82,11 @@ const certificateHints = (): Hints => ({
   hostname: fc.oneof(fc.domain(), fc.ipV4(), fc.ipV6(), fc.constantFrom('127.0.0.1', '[::1]', 'LOCALHOST', 'a..b', 'http://x', 'x:443', 'x/y')),
   ca_certificate: fc.constantFrom(null, 'hello', '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----'),
 });
+// Schedules and zones that pass validation, with DST-prone times and ones that never or rarely fire.
+const heartbeatHints = (): Hints => ({
+  schedule: fc.constantFrom('30 2 * * *', '@daily', '*/5 * * * * *', '0 0 29 2 1', '0 0 31 2 *', '61 * * * *', '@reboot'),
+  timezone: fc.constantFrom('Europe/Berlin', 'america/new_york', 'UTC', 'Etc/GMT+14', 'Mars/Olympus', ''),
+});
 const teamHints = (f: Fixtures): Hints => ({ 'member_ids[]': fc.constantFrom(f.owner.userId, f.member.userId, f.outsider.userId) });
 
 /**
@@ -140,7 +145,7 @@ export const WRITE_ROUTES: WriteRoute[] = [
   { method: 'DELETE', path: '/members/:userId', runs: 25 },
   // No current_password hint: a changed password would not matter, but this keeps the owner's login usable.
   { method: 'PUT', path: '/profile', body: UpdateProfileInput, runs: 60, hints: () => ({ email: email() }) },
-  ...crud('/heartbeats', CreateHeartbeatInput, UpdateHeartbeatInput, { target: (f) => f.heartbeat, runs: 60 }),
+  ...crud('/heartbeats', CreateHeartbeatInput, UpdateHeartbeatInput, { hints: heartbeatHints, target: (f) => f.heartbeat, runs: 60 }),
   { method: 'POST', path: '/heartbeat/:key', target: (f) => f.heartbeatKey, public: true, runs: 25 },
   { method: 'POST', path: '/heartbeat/:key/fail', target: (f) => f.heartbeatKey, public: true, runs: 15 },
   { method: 'POST', path: '/heartbeat/:key/start', target: (f) => f.heartbeatKey, public: true, runs: 15 },

@@ -1,6 +1,9 @@
 import type { Clock } from '../../control-plane/src/clock.js';
 
-/** Real time plus an offset the test moves forward (escalation delays without waiting). */
+/**
+ * Real time plus an offset the test moves (escalation delays without waiting), or sets so
+ * that now is a given instant (a DST change) from which time goes on running.
+ */
 export class MovableClock implements Clock {
   private offsetMs = 0;
   now(): Date {
@@ -8,5 +11,8 @@ export class MovableClock implements Clock {
   }
   advance(ms: number): void {
     this.offsetMs += ms;
+  }
+  set(at: Date | string): void {
+    this.offsetMs = new Date(at).getTime() - Date.now();
   }
 }

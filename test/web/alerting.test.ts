@@ -133,6 +133,36 @@ describe('dashboard: alerting', function () {
     expect((await fetch(url)).status).to.equal(200);
   });
 
+  it('creates a cron heartbeat with its time zone, showing a bad expression at its field and when the next ping is expected', async () => {
+    const page = await h.signedInPage(owner, '/heartbeats');
+    await page.getByRole('row', { name: /Nightly backup/ }).waitFor();
+    await page.getByRole('button', { name: 'Create heartbeat' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create heartbeat' });
+    await dialog.getByLabel('Name').fill('Weekly report');
+    await dialog.getByRole('radio', { name: 'Cron schedule' }).check();
+    await dialog.getByLabel('Cron expression').fill('0 25 * * MON');
+    await dialog.getByLabel('Time zone').selectOption('America/New_York');
+    await dialog.getByLabel('Max runtime (seconds)').fill('600');
+    await dialog.getByRole('button', { name: 'Create heartbeat' }).click();
+    expect(await fieldError(page, 'Cron expression')).to.match(/not a valid cron expression: .*hour/);
+
+    await dialog.getByLabel('Cron expression').fill('0 9 * * MON');
+    await dialog.getByRole('button', { name: 'Create heartbeat' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const row = page.getByRole('row', { name: /Weekly report/ });
+    await row.getByText('0 9 * * MON (America/New_York), runs at most 10 min').waitFor();
+    const next = row.locator('td time').last();
+    const expectedAt = new Date((await next.getAttribute('datetime'))!);
+    expect(expectedAt.getUTCDay(), 'a Monday').to.equal(1);
+    expect(expectedAt.getUTCHours(), '09:00 New York').to.be.oneOf([13, 14]);
+    // Relative, then absolute: "in 6 days (Nov 30, 2026, 9:00:00 AM)".
+    expect(await next.innerText()).to.match(/^\S.* \(.+\)$/);
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: /Delete heartbeat "Weekly report"/ }).getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
   it('creates an escalation policy with two steps and a maintenance window, and deletes them and a channel', async () => {
     const page = await h.signedInPage(owner, '/escalation-policies');
     await page.getByRole('button', { name: 'Create policy' }).click();

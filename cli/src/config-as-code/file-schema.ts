@@ -110,10 +110,25 @@ export const StatusPageEntry = z
 export const HeartbeatEntry = z
   .strictObject({
     name,
-    interval_seconds: seconds.min(1),
+    interval_seconds: seconds.min(1).optional().describe('a ping is expected this long after the previous one (or give schedule)'),
+    schedule: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe('a cron expression (5 fields, or 6 with seconds first, or @daily, @hourly...): a ping is expected at each run (or give interval_seconds)'),
+    timezone: z.string().min(1).optional().describe('the IANA time zone of schedule, e.g. Europe/Berlin; default UTC'),
     grace_seconds: seconds.min(0).default(60),
+    max_runtime_seconds: seconds.min(1).max(7 * 86_400).nullable().default(null).describe('after a /start ping, how long the run may take; null: no limit'),
   })
-  .describe('a heartbeat (a job that pings Outpost)');
+  .superRefine((h, ctx) => {
+    if (h.interval_seconds !== undefined && h.schedule !== undefined) ctx.addIssue({ code: 'custom', path: ['schedule'], message: 'give either interval_seconds or schedule, not both' });
+    else if (h.interval_seconds === undefined && h.schedule === undefined) ctx.addIssue({ code: 'custom', path: ['interval_seconds'], message: 'interval_seconds or schedule is required' });
+    else if (h.timezone !== undefined && h.schedule === undefined) ctx.addIssue({ code: 'custom', path: ['timezone'], message: 'timezone applies only to a schedule' });
+  })
+  // As the server reads it, so that the plan compares like with like.
+  .transform((h) => (h.schedule !== undefined && h.timezone === undefined ? { ...h, timezone: 'UTC' } : h))
+  .describe('a heartbeat (a job that pings Outpost), expected every interval_seconds or on a cron schedule');
 
 export const OutpostFile = z
   .strictObject({

@@ -77,14 +77,22 @@ export const serviceKind: Kind = {
   },
 };
 
+const HEARTBEAT_FIELDS = ['interval_seconds', 'schedule', 'timezone', 'grace_seconds', 'max_runtime_seconds'] as const;
+
 export const heartbeatKind: Kind = {
   section: 'heartbeats',
   label: 'heartbeat',
   path: '/heartbeats',
   keyField: 'name',
-  fields: ['interval_seconds', 'grace_seconds'],
+  fields: HEARTBEAT_FIELDS,
   list: (api) => api.get<Row[]>('/heartbeats'),
-  toEntry: (h) => ({ name: h.name, interval_seconds: h.interval_seconds, grace_seconds: h.grace_seconds }),
+  // Only the fields of its mode: sending interval_seconds or schedule switches the server's.
+  toEntry: (h) => ({
+    name: h.name,
+    ...(h.schedule === null ? { interval_seconds: h.interval_seconds } : { schedule: h.schedule, timezone: h.timezone }),
+    grace_seconds: h.grace_seconds,
+    max_runtime_seconds: h.max_runtime_seconds ?? null,
+  }),
   toBody: (entry, fields) => ({ name: entry.name, ...pick(entry, fields) }),
 };
 

@@ -16,6 +16,7 @@ import { Migration0012RawResultsKey } from './0012-raw-results-key.js';
 import { Migration0013RoomForStatusUpdates } from './0013-room-for-status-updates.js';
 import { Migration0014Replicas } from './0014-replicas.js';
 import { Migration0015ServiceDependencies } from './0015-service-dependencies.js';
+import { Migration0016CronHeartbeats } from './0016-cron-heartbeats.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: '0001-initial', class: Migration0001Initial },
@@ -33,4 +34,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '0013-room-for-status-updates', class: Migration0013RoomForStatusUpdates },
   { name: '0014-replicas', class: Migration0014Replicas },
   { name: '0015-service-dependencies', class: Migration0015ServiceDependencies },
+  { name: '0016-cron-heartbeats', class: Migration0016CronHeartbeats },
 ];

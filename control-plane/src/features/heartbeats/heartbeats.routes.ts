@@ -5,38 +5,7 @@ import { crudOperations, crudRoutes, NoQuery } from '../../http/crud-routes.js';
 import type { ApiOperation, HttpMethod } from '../../http/openapi/api-operation.js';
 import type { Heartbeat } from './heartbeats.repository.js';
 import type { HeartbeatsService, PingKind } from './heartbeats.service.js';
-import { readOnly } from '../../http/validate.js';
-
-const seconds = (field: string, min: number) =>
-  z.number({ message: `${field} must be an integer` }).int(`${field} must be an integer`).min(min, `${field} must be at least ${min}`).max(30 * 86_400);
-const fields = {
-  name: z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200),
-  interval_seconds: seconds('interval_seconds', 1),
-  grace_seconds: seconds('grace_seconds', 0),
-};
-export const CreateHeartbeatInput = z.strictObject({ ...fields, grace_seconds: fields.grace_seconds.default(60) });
-export const UpdateHeartbeatInput = z.strictObject({
-  ...readOnly('id', 'key', 'ping_url', 'status', 'last_ping_at', 'service_id', 'created_at'),
-  name: fields.name.optional(),
-  interval_seconds: fields.interval_seconds.optional(),
-  grace_seconds: fields.grace_seconds.optional(),
-});
-
-export const HeartbeatJson = z
-  .object({
-    id: z.uuid(),
-    organization_id: z.uuid(),
-    service_id: z.uuid(),
-    name: z.string(),
-    interval_seconds: z.int(),
-    grace_seconds: z.int(),
-    key: z.string(),
-    ping_url: z.string().meta({ description: 'Relative to the control plane: GET, POST or HEAD records a ping' }),
-    status: z.enum(['GREEN', 'YELLOW', 'RED']).nullable(),
-    last_ping_at: z.iso.datetime().nullable(),
-    created_at: z.iso.datetime(),
-  })
-  .meta({ id: 'Heartbeat' });
+import { CreateHeartbeatInput, HeartbeatJson, UpdateHeartbeatInput } from './heartbeats.schema.js';
 
 const PING_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 const PINGS: [string, PingKind][] = [['/:key', 'ping'], ['/:key/fail', 'fail'], ['/:key/start', 'start']];
@@ -64,11 +33,16 @@ function toHeartbeatJson(h: Heartbeat) {
     service_id: h.serviceId,
     name: h.name,
     interval_seconds: h.intervalSeconds,
+    schedule: h.schedule,
+    timezone: h.schedule === null ? null : h.timezone,
     grace_seconds: h.graceSeconds,
+    max_runtime_seconds: h.maxRuntimeSeconds,
     key: h.key,
     ping_url: `/api/v1/heartbeat/${h.key}`,
     status: h.status,
     last_ping_at: h.lastPingAt?.toISOString() ?? null,
+    last_started_at: h.lastStartedAt?.toISOString() ?? null,
+    next_expected_at: h.expectedAt?.toISOString() ?? null,
     created_at: h.createdAt.toISOString(),
   };
 }

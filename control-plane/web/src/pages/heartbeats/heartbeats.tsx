@@ -1,5 +1,6 @@
-// Heartbeats: a job, cron or backup calls its ping URL; silence past interval + grace turns it
-// RED. Each is a monitored service, so the feed's status changes refresh this list.
+// Heartbeats: a job, cron or backup calls its ping URL; silence past the expected time + grace
+// turns it RED. A heartbeat is expected every N seconds or at each run of a cron schedule.
+// Each is a monitored service, so the feed's status changes refresh this list.
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { queryKeys } from '../../api/query-keys';
@@ -9,7 +10,7 @@ import { useLiveMessages } from '../../live/live';
 import { useOrg, useSession } from '../../session/session';
 import { CopyButton } from '../../ui/copy-button';
 import { Dialog } from '../../ui/dialog';
-import { TextField } from '../../ui/field';
+import { CheckboxField, SelectField, TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { formatAgo, formatDateTime } from '../../ui/format';
 import { ListTable } from '../../ui/list-table';
@@ -24,14 +25,24 @@ interface Heartbeat {
   id: string;
   service_id: string;
   name: string;
-  interval_seconds: number;
+  interval_seconds: number | null;
+  schedule: string | null;
+  timezone: string | null;
   grace_seconds: number;
+  max_runtime_seconds: number | null;
   ping_url: string;
   status: Status | null;
   last_ping_at: string | null;
+  next_expected_at: string | null;
 }
 
 const PATH = '/heartbeats';
+
+/** "Every 1 h", or "30 2 * * * (Europe/Berlin)", with the max runtime when there is one. */
+function expected(h: Heartbeat): string {
+  const when = h.schedule !== null ? `${h.schedule} (${h.timezone})` : `Every ${duration(h.interval_seconds ?? 0)}`;
+  return h.max_runtime_seconds === null ? when : `${when}, runs at most ${duration(h.max_runtime_seconds)}`;
+}
 
 function duration(seconds: number): string {
   if (seconds % 86_400 === 0 && seconds > 0) return `${seconds / 86_400} d`;
@@ -62,16 +73,25 @@ export default function HeartbeatsPage() {
     >
       <QueryState query={heartbeats} what="heartbeats" empty={<>No heartbeat yet. {canWrite ? 'Create one for a cron job or backup: the job calls its ping URL, and you are alerted when the pings stop.' : 'A member of the organization can create one.'}</>}>
         {(data) => (
-          <ListTable columns={['Name', 'Status', 'Interval', 'Grace', 'Last ping', 'Ping URL']} actions={canWrite}>
+          <ListTable columns={['Name', 'Status', 'Expected', 'Grace', 'Last ping', 'Next ping expected', 'Ping URL']} actions={canWrite}>
             {data.map((h) => (
               <tr key={h.id}>
                 <th scope="row">{h.name}</th>
                 <td>
                   <StatusBadge status={h.status} />
                 </td>
-                <td>{duration(h.interval_seconds)}</td>
+                <td>{expected(h)}</td>
                 <td>{duration(h.grace_seconds)}</td>
                 <td>{h.last_ping_at ? <time dateTime={h.last_ping_at} title={formatDateTime(h.last_ping_at)}>{formatAgo(h.last_ping_at)}</time> : 'Never'}</td>
+                <td>
+                  {h.next_expected_at ? (
+                    <time dateTime={h.next_expected_at}>
+                      {formatAgo(h.next_expected_at)} <span className="hint">({formatDateTime(h.next_expected_at)})</span>
+                    </time>
+                  ) : (
+                    'After the first ping'
+                  )}
+                </td>
                 <td>
                   <PingUrl heartbeat={h} />
                 </td>
@@ -99,16 +119,24 @@ function PingUrl({ heartbeat }: { heartbeat: Heartbeat }) {
       <code>{url}</code>
       <CopyButton text={url} label="Copy ping URL" />
       <p className="hint">
-        At the end of the job: <code>curl -fsS -m 10 --retry 3 {url}</code> (add <code>/fail</code> to report a failure).
+        At the end of the job: <code>curl -fsS -m 10 --retry 3 {url}</code> (add <code>/fail</code> to report a failure
+        {heartbeat.max_runtime_seconds !== null && <>; call <code>{url}/start</code> when it starts</>}).
       </p>
     </div>
   );
 }
 
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const ZONES = [...new Set(['UTC', BROWSER_ZONE, ...Intl.supportedValuesOf('timeZone')])].sort((a, b) => a.localeCompare(b));
+
 function HeartbeatForm({ heartbeat, onDone }: { heartbeat?: Heartbeat; onDone(): void }) {
   const [name, setName] = useState(heartbeat?.name ?? '');
+  const [mode, setMode] = useState<'interval' | 'schedule'>(heartbeat?.schedule ? 'schedule' : 'interval');
   const [intervalSeconds, setIntervalSeconds] = useState(String(heartbeat?.interval_seconds ?? 3600));
+  const [schedule, setSchedule] = useState(heartbeat?.schedule ?? '0 3 * * *');
+  const [timezone, setTimezone] = useState(heartbeat?.timezone ?? BROWSER_ZONE);
   const [graceSeconds, setGraceSeconds] = useState(String(heartbeat?.grace_seconds ?? 60));
+  const [maxRuntime, setMaxRuntime] = useState(heartbeat?.max_runtime_seconds == null ? '' : String(heartbeat.max_runtime_seconds));
   const save = useSaveResource<Heartbeat>(PATH);
   const errors = formErrors(save.error);
   // An empty box is sent as a missing field, so the API names it.
@@ -116,25 +144,57 @@ function HeartbeatForm({ heartbeat, onDone }: { heartbeat?: Heartbeat; onDone():
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate({ id: heartbeat?.id, body: { name, interval_seconds: seconds(intervalSeconds), grace_seconds: seconds(graceSeconds) } }, { onSuccess: onDone });
+    // Sending one of interval_seconds or schedule switches the heartbeat to it.
+    const timing = mode === 'interval' ? { interval_seconds: seconds(intervalSeconds) ?? null } : { schedule, timezone };
+    const max_runtime_seconds = maxRuntime.trim() === '' ? null : Number(maxRuntime);
+    save.mutate({ id: heartbeat?.id, body: { name, ...timing, grace_seconds: seconds(graceSeconds), max_runtime_seconds } }, { onSuccess: onDone });
   };
 
   return (
     <form onSubmit={submit} noValidate>
-      <FormProblems messages={errors.summary(['name', 'interval_seconds', 'grace_seconds'])} />
+      <FormProblems messages={errors.summary(['name', 'interval_seconds', 'schedule', 'timezone', 'grace_seconds', 'max_runtime_seconds'])} />
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.field('name')} required autoFocus />
+      <fieldset>
+        <legend>When the job pings</legend>
+        <div className="mode-choices">
+          <CheckboxField type="radio" name="mode" label="Every N seconds" checked={mode === 'interval'} onChange={() => setMode('interval')} />
+          <CheckboxField type="radio" name="mode" label="Cron schedule" checked={mode === 'schedule'} onChange={() => setMode('schedule')} />
+        </div>
+        {mode === 'interval' ? (
+          <TextField
+            label="Interval (seconds)"
+            type="number"
+            min={1}
+            inputMode="numeric"
+            value={intervalSeconds}
+            onChange={(e) => setIntervalSeconds(e.target.value)}
+            error={errors.field('interval_seconds')}
+            hint="How often the job runs: 3600 is hourly, 86400 daily."
+            required
+          />
+        ) : (
+          <div className="form-grid">
+            <TextField
+              label="Cron expression"
+              value={schedule}
+              onChange={(e) => setSchedule(e.target.value)}
+              error={errors.field('schedule') ?? errors.field('interval_seconds')}
+              hint={
+                <>
+                  As in the crontab: minute hour day month weekday, e.g. <code>30 2 * * *</code>; or <code>@daily</code>, <code>@hourly</code>.
+                </>
+              }
+              required
+            />
+            <SelectField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} error={errors.field('timezone')} hint="The schedule is read in this zone, daylight saving included.">
+              {ZONES.map((zone) => (
+                <option key={zone}>{zone}</option>
+              ))}
+            </SelectField>
+          </div>
+        )}
+      </fieldset>
       <div className="form-grid">
-        <TextField
-          label="Interval (seconds)"
-          type="number"
-          min={1}
-          inputMode="numeric"
-          value={intervalSeconds}
-          onChange={(e) => setIntervalSeconds(e.target.value)}
-          error={errors.field('interval_seconds')}
-          hint="How often the job runs: 3600 is hourly, 86400 daily."
-          required
-        />
         <TextField
           label="Grace (seconds)"
           type="number"
@@ -144,6 +204,16 @@ function HeartbeatForm({ heartbeat, onDone }: { heartbeat?: Heartbeat; onDone():
           onChange={(e) => setGraceSeconds(e.target.value)}
           error={errors.field('grace_seconds')}
           hint="How late a ping may be before the heartbeat turns RED."
+        />
+        <TextField
+          label="Max runtime (seconds)"
+          type="number"
+          min={1}
+          inputMode="numeric"
+          value={maxRuntime}
+          onChange={(e) => setMaxRuntime(e.target.value)}
+          error={errors.field('max_runtime_seconds')}
+          hint="After a /start ping, RED if the job has not pinged within this time. Empty: no limit."
         />
       </div>
       <FormActions onCancel={onDone} busy={save.isPending} submitLabel={heartbeat ? 'Save' : 'Create heartbeat'} />
