@@ -44,17 +44,19 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
    */
   function prepareConfig(type: ChannelType, raw: Record<string, unknown>, previous: Record<string, unknown> = {}): Record<string, unknown> {
     const candidate = { ...raw };
-    if (candidate.provider === previous.provider) {
-      for (const key of SECRET_CONFIG_KEYS) {
-        const kept = previous[key];
-        if (typeof candidate[key] === 'string' && typeof kept === 'string' && candidate[key] === maskSecret(openSecret(kept))) candidate[key] = openSecret(kept);
+    for (const key of SECRET_CONFIG_KEYS) {
+      const kept = previous[key];
+      if (typeof candidate[key] !== 'string' || typeof kept !== 'string' || candidate[key] !== maskSecret(openSecret(kept))) continue;
+      if (candidate.provider !== previous.provider) {
+        throw validationFailed(`invalid config for a ${type} channel: config.${key}: give the new provider's ${key}; the masked one belongs to the old provider`, [{ path: `config.${key}`, message: `give the new provider's ${key}` }]);
       }
+      candidate[key] = openSecret(kept);
     }
     const schema = type === 'chat' || type === 'pager' ? providerConfigSchema(type, candidate) : CHANNEL_CONFIG[type];
     if (typeof schema === 'string') throw validationFailed(`invalid config for a ${type} channel: config.provider: ${schema}`, [{ path: 'config.provider', message: schema }]);
     const parsed = schema.safeParse(candidate);
     if (!parsed.success) {
-      const kind = typeof candidate.provider === 'string' ? `${candidate.provider} ${type}` : type;
+      const kind = schema !== CHANNEL_CONFIG[type] && typeof candidate.provider === 'string' ? `${candidate.provider} ${type}` : type;
       const details = parsed.error.issues.map((i) => ({
         path: ['config', ...i.path.map(String)].join('.'),
         message: i.code === 'unrecognized_keys' ? `${i.keys.join(', ')} not a config key of a ${kind} channel` : i.message,

@@ -18,3 +18,16 @@ export function truncateBytes(text: string, max: number): string {
   }
   return `${out}…`;
 }
+
+/** Escapes then cuts to `max` characters without splitting an escape (Slack counts the escaped text). */
+export function truncateEscaped(text: string, max: number, escape: (s: string) => string): string {
+  const whole = escape(text);
+  if (whole.length <= max) return whole;
+  let out = '';
+  for (const ch of text) {
+    const next = escape(ch);
+    if (out.length + next.length > max - 1) break;
+    out += next;
+  }
+  return `${out}…`;
+}

@@ -3,7 +3,7 @@
 // section text 3000, field 2000 characters.
 import { postJson } from '../http-send.js';
 import { facts, headline, hex, type ChatMessage } from './chat-message.js';
-import { truncate } from '../truncate.js';
+import { truncate, truncateEscaped } from '../truncate.js';
 import type { ProviderSend } from './provider-send.js';
 
 /** Slack's mrkdwn treats &, < and > as control characters. */
@@ -11,14 +11,14 @@ const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
 
 export function slackBody(m: ChatMessage) {
   return {
-    text: truncate(headline(m), 3000),
+    text: truncateEscaped(headline(m), 3000, escape),
     attachments: [
       {
         color: hex(m.colour),
         blocks: [
           { type: 'header', text: { type: 'plain_text', text: truncate(headline(m), 150), emoji: true } },
-          { type: 'section', text: { type: 'mrkdwn', text: truncate(escape(m.body), 3000) } },
-          { type: 'section', fields: facts(m).map((f) => ({ type: 'mrkdwn', text: truncate(`*${f.label}*\n${escape(f.value)}`, 2000) })) },
+          { type: 'section', text: { type: 'mrkdwn', text: truncateEscaped(m.body, 3000, escape) } },
+          { type: 'section', fields: facts(m).map((f) => ({ type: 'mrkdwn', text: `*${f.label}*\n${truncateEscaped(f.value, 1900, escape)}` })) },
           { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: m.linkLabel }, url: m.link }] },
         ],
       },
