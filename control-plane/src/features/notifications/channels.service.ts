@@ -47,7 +47,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     for (const key of SECRET_CONFIG_KEYS) {
       const kept = previous[key];
       if (typeof candidate[key] !== 'string' || typeof kept !== 'string' || candidate[key] !== maskSecret(openSecret(kept))) continue;
-      if (candidate.provider !== previous.provider) {
+      if (providerOf(type, candidate) !== providerOf(type, previous)) {
         throw validationFailed(`invalid config for a ${type} channel: config.${key}: give the new provider's ${key}; the masked one belongs to the old provider`, [{ path: `config.${key}`, message: `give the new provider's ${key}` }]);
       }
       candidate[key] = openSecret(kept);
@@ -106,6 +106,11 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     },
     openSecret,
   };
+}
+
+/** A pager without a provider is PagerDuty, so that naming it changes nothing. */
+function providerOf(type: ChannelType, config: Record<string, unknown>): unknown {
+  return config.provider ?? (type === 'pager' ? 'pagerduty' : undefined);
 }
 
 export type ChannelsService = ReturnType<typeof createChannelsService>;
