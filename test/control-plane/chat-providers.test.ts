@@ -225,6 +225,7 @@ describe('chat providers and Opsgenie', () => {
       await cp.api.post(`/alerts/${alert.id}/acknowledge`, undefined, user.token);
       const ack = await receiver.waitFor((q) => q.url === request.url && /ACKNOWLEDGED/.test(q.json?.embeds?.[0]?.title ?? ''), 'the acknowledgement');
       expect(ack.json.embeds[0].color).to.equal(0xeaaa08);
+      expect(ack.json.embeds[0].fields, 'the locations the service is checked from').to.deep.include({ name: 'Location', value: 'eu-west', inline: true });
       await agent.sendResults([{ serviceId: service.id, ok: true }]);
       const resolved = await receiver.waitFor((q) => q.url === request.url && /RESOLVED/.test(q.json?.embeds?.[0]?.title ?? ''), 'the resolution');
       expect(resolved.json.embeds[0].color).to.equal(0x12b76a);
