@@ -44,6 +44,8 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
    */
   function prepareConfig(type: ChannelType, raw: Record<string, unknown>, previous: Record<string, unknown> = {}): Record<string, unknown> {
     const candidate = { ...raw };
+    const schema = type === 'chat' || type === 'pager' ? providerConfigSchema(type, candidate) : CHANNEL_CONFIG[type];
+    if (typeof schema === 'string') throw validationFailed(`invalid config for a ${type} channel: config.provider: ${schema}`, [{ path: 'config.provider', message: schema }]);
     for (const key of SECRET_CONFIG_KEYS) {
       const kept = previous[key];
       if (typeof candidate[key] !== 'string' || typeof kept !== 'string' || candidate[key] !== maskSecret(openSecret(kept))) continue;
@@ -52,8 +54,6 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       }
       candidate[key] = openSecret(kept);
     }
-    const schema = type === 'chat' || type === 'pager' ? providerConfigSchema(type, candidate) : CHANNEL_CONFIG[type];
-    if (typeof schema === 'string') throw validationFailed(`invalid config for a ${type} channel: config.provider: ${schema}`, [{ path: 'config.provider', message: schema }]);
     const parsed = schema.safeParse(candidate);
     if (!parsed.success) {
       const kind = schema !== CHANNEL_CONFIG[type] && typeof candidate.provider === 'string' ? `${candidate.provider} ${type}` : type;
