@@ -98,6 +98,10 @@ const ConfigSchema = z.object({
   SMS_GATEWAY_USER: z.string().min(1).optional(),
   SMS_GATEWAY_PASSWORD: z.string().optional(),
   SMS_FROM: z.string().min(1).optional(),
+  PUBLIC_URL: z
+    .url({ message: 'must be an http(s) URL', protocol: /^https?$/ })
+    .refine((v) => !v.endsWith('/'), 'must not end with /')
+    .optional(),
   METRICS_ADDR: listenAddress.optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PER_SERVICE: booleanFlag.default(true),
@@ -169,6 +173,8 @@ export interface NotificationSettings {
   readonly smtpMissing: string[];
   readonly pagerEventsUrl: string;
   readonly sms: { url: string; user?: string; password?: string; from?: string } | undefined;
+  /** Where people open the dashboard: the links in chat messages point there. */
+  readonly publicUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -229,6 +235,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       smtpMissing: c.SMTP_HOST ? [] : ['SMTP_HOST'],
       pagerEventsUrl: c.PAGER_EVENTS_URL,
       sms: c.SMS_GATEWAY_URL ? { url: c.SMS_GATEWAY_URL, user: c.SMS_GATEWAY_USER, password: c.SMS_GATEWAY_PASSWORD, from: c.SMS_FROM } : undefined,
+      publicUrl: c.PUBLIC_URL ?? localUrl(c.HOST, c.PORT),
     }),
   });
+}
+
+/** The dashboard's address when PUBLIC_URL is not set: the listen address, a wildcard read as loopback. */
+function localUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }

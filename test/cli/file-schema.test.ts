@@ -17,6 +17,18 @@ describe('outpost.yaml JSON Schema', () => {
     expect(schema.properties.services.items.properties.options.properties.password.pattern).to.be.a('string');
   });
 
+  it('takes chat and pager providers with their keys, their secrets only as ${ENV} references', () => {
+    const channels = (config: Record<string, unknown>, type = 'chat') => OutpostFile.safeParse({ notification_channels: [{ name: 'c', type, config }] }).success;
+    expect(channels({ provider: 'telegram', bot_token: '${TG_TOKEN}', chat_id: -100123 })).to.equal(true);
+    expect(channels({ provider: 'telegram', bot_token: '123:literal-token', chat_id: -100123 })).to.equal(false);
+    expect(channels({ provider: 'pushover', token: '${PO_TOKEN}', user: '${PO_USER}' })).to.equal(true);
+    expect(channels({ provider: 'slack', webhook_url: 'https://hooks.example.com/x' })).to.equal(true);
+    expect(channels({ provider: 'slack', webhook_url: 'https://hooks.example.com/x', topic: 'ops' })).to.equal(false);
+    expect(channels({ provider: 'fax', webhook_url: 'https://hooks.example.com/x' })).to.equal(false);
+    expect(channels({ provider: 'opsgenie', api_key: '${GENIE_KEY}', region: 'eu' }, 'pager')).to.equal(true);
+    expect(channels({ provider: 'opsgenie', api_key: 'plain-key' }, 'pager')).to.equal(false);
+  });
+
   it('accepts the example outpost.yaml of the README', () => {
     const readme = readFileSync('README.md', 'utf8');
     const example = /```yaml\n# outpost\.yaml\n([\s\S]*?)```/.exec(readme)?.[1];

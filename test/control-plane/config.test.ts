@@ -42,6 +42,9 @@ describe('config', () => {
       ['METRICS_MAX_SERVICES', '0'],
       ['DEFAULT_PLAN', 'platinum'],
       ['DEFAULT_PLAN', '__proto__'],
+      ['PUBLIC_URL', 'status.example.com'],
+      ['PUBLIC_URL', 'ftp://status.example.com'],
+      ['PUBLIC_URL', 'https://status.example.com/'],
     ] as const) {
       it(`refuses ${name}=${value} with one line naming the variable`, () => {
         expect(() => loadConfig({ [name]: value })).to.throw(ConfigError, new RegExp(`^invalid configuration: ${name} [^\\n]+$`));
@@ -69,6 +72,13 @@ describe('config', () => {
       const config = loadConfig({ METRICS_ADDR: '[::1]:9464', METRICS_TOKEN: 'scrape-token-0123456789', METRICS_PER_SERVICE: 'off', METRICS_MAX_SERVICES: '500' });
       expect(config.metrics).to.deep.equal({ address: { host: '::1', port: 9464 }, token: 'scrape-token-0123456789', perService: false, maxServices: 500 });
       expect(loadConfig({ METRICS_ADDR: '0.0.0.0:0' }).metrics.address).to.deep.equal({ host: '0.0.0.0', port: 0 });
+    });
+
+    it('takes PUBLIC_URL for dashboard links, else derives it from HOST and PORT', () => {
+      expect(loadConfig({ PUBLIC_URL: 'https://outpost.example.com/ops' }).notifications.publicUrl).to.equal('https://outpost.example.com/ops');
+      expect(loadConfig({}).notifications.publicUrl).to.equal('http://127.0.0.1:8080');
+      expect(loadConfig({ HOST: 'monitor.internal', PORT: '3000' }).notifications.publicUrl).to.equal('http://monitor.internal:3000');
+      expect(loadConfig({ HOST: '::1' }).notifications.publicUrl).to.equal('http://[::1]:8080');
     });
 
     it('returns a frozen object', () => {

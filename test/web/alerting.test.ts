@@ -55,6 +55,36 @@ describe('dashboard: alerting', function () {
     expect(request.json?.event).to.equal('test');
   });
 
+  it('creates a Telegram chat channel showing only its fields, with a missing key at its field, and edits it keeping the masked token', async () => {
+    const page = await h.signedInPage(owner, '/channels');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create notification channel' });
+    await dialog.getByLabel('Name').fill('Ops Telegram');
+    await dialog.getByLabel('Type').selectOption('chat');
+    await dialog.getByLabel('Webhook URL').waitFor();
+    await dialog.getByLabel('Provider').selectOption('telegram');
+    expect(await dialog.getByLabel('Webhook URL').count()).to.equal(0);
+    await dialog.getByLabel('Bot token').fill('123456:ui-bot-token');
+    await dialog.getByLabel('API URL').fill(`${receiver.url}/tg-ui`);
+    await dialog.getByRole('button', { name: 'Create channel' }).click();
+    expect(await fieldError(page, 'Chat ID')).to.match(/chat_id must be a numeric chat id/);
+    await dialog.getByLabel('Chat ID').fill('-100123');
+    await dialog.getByRole('button', { name: 'Create channel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const row = page.getByRole('row', { name: /Ops Telegram/ });
+    await row.getByRole('cell', { name: 'Telegram: chat -100123' }).waitFor();
+
+    await row.getByRole('button', { name: 'Edit Ops Telegram' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Ops Telegram' });
+    expect(await edit.getByLabel('Bot token').inputValue()).to.equal('****oken');
+    await edit.getByLabel('Chat ID').fill('@ops_room');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await row.getByRole('button', { name: 'Send test' }).click();
+    const request = await receiver.waitFor((r) => r.url === '/tg-ui/bot123456:ui-bot-token/sendMessage', 'the Telegram test message');
+    expect(request.json).to.include({ chat_id: '@ops_room', parse_mode: 'HTML' });
+  });
+
   it('creates and edits an alert rule, with the API error at its field', async () => {
     const page = await h.signedInPage(owner, '/alert-rules');
     await page.getByText('No alert rule yet').waitFor();

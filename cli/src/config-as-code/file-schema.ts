@@ -53,9 +53,33 @@ export const ServiceEntry = z
   })
   .describe('a monitored service (POST /api/v1/services)');
 
+const provider = <P extends string, S extends z.ZodRawShape>(name: P, shape: S) => z.strictObject({ provider: z.literal(name), ...shape });
+const text = z.string().min(1);
+
+// Chat and pager channels without a provider keep their original shape; each provider has its
+// own keys (the API checks the values: control-plane/.../channel-providers.schema.ts).
+const CHAT_CONFIG = z
+  .union([
+    z.strictObject({ webhook_url: text }),
+    ...(['slack', 'discord', 'teams', 'mattermost', 'google_chat'] as const).map((name) => provider(name, { webhook_url: text })),
+    provider('telegram', { bot_token: secretRef, chat_id: z.union([text, z.number().int()]), api_url: text.optional() }),
+    provider('ntfy', { server_url: text, topic: text, token: secretRef.optional() }),
+    provider('gotify', { server_url: text, token: secretRef }),
+    provider('pushover', { token: secretRef, user: secretRef, api_url: text.optional() }),
+  ])
+  .describe('{webhook_url} for a {"text"} webhook, or provider slack, discord, teams, mattermost, google_chat {webhook_url}, telegram {bot_token, chat_id, api_url?}, ntfy {server_url, topic, token?}, gotify {server_url, token}, pushover {token, user, api_url?}');
+
+const PAGER_CONFIG = z
+  .union([
+    z.strictObject({ integration_key: secretRef }),
+    provider('pagerduty', { integration_key: secretRef }),
+    provider('opsgenie', { api_key: secretRef, region: z.enum(['us', 'eu']).optional(), api_url: text.optional() }),
+  ])
+  .describe('PagerDuty {integration_key} (provider pagerduty or none), or provider opsgenie {api_key, region?, api_url?}');
+
 const CHANNEL_CONFIGS = {
-  chat: z.strictObject({ webhook_url: z.string().min(1) }),
-  pager: z.strictObject({ integration_key: secretRef }),
+  chat: CHAT_CONFIG,
+  pager: PAGER_CONFIG,
   sms: z.strictObject({ to: z.string().min(1) }),
   email: z.strictObject({ to: z.string().min(1) }),
   webhook: z.strictObject({

@@ -88,12 +88,13 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       const opening = candidates.filter((c) => !inMaintenance(c.result.serviceId) && !redParents.has(c.result.serviceId));
       const opened = await alerts.open(tx, opening.map((c) => newAlert(c.rule, c.result, now, held.heldBy.get(c.result.serviceId))));
       if (opened.length > 0) {
-        const byKey = new Map(opening.map((c) => [`${c.rule.id}/${c.result.serviceId}`, c.rule]));
-        const ruleOf = (alert: Alert) => byKey.get(`${alert.alertRuleId}/${alert.serviceId}`)!;
+        const byKey = new Map(opening.map((c) => [`${c.rule.id}/${c.result.serviceId}`, c]));
+        const candidateOf = (alert: Alert) => byKey.get(`${alert.alertRuleId}/${alert.serviceId}`)!;
+        const ruleOf = (alert: Alert) => candidateOf(alert).rule;
         const storms = await alerts.countOpenedSince(tx, [...new Set(opened.map((a) => a.organizationId))], stormWindowStart(now));
         const targets = await firstTargets(tx, opened.map((alert) => ({ alert, rule: ruleOf(alert) })), now);
         for (const alert of opened) {
-          outcome.notices.push({ event: 'alert_fired', alert, service: facts(alert.serviceId), targets: targets.get(alert.id)!, storm: isStorm(storms.get(alert.organizationId) ?? 0) });
+          outcome.notices.push({ event: 'alert_fired', alert, service: facts(alert.serviceId), targets: targets.get(alert.id)!, storm: isStorm(storms.get(alert.organizationId) ?? 0), locations: [candidateOf(alert).result.location] });
         }
         outcome.fired.push(...opened);
       }
@@ -102,7 +103,7 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       if (resolved.length > 0) {
         await deps.escalation.clearTimers(tx, resolved.map((a) => a.id));
         for (const alert of resolved) {
-          if (!inMaintenance(alert.serviceId)) outcome.notices.push({ event: 'alert_resolved', alert, service: facts(alert.serviceId), targets: 'notified', storm: false });
+          if (!inMaintenance(alert.serviceId)) outcome.notices.push({ event: 'alert_resolved', alert, service: facts(alert.serviceId), targets: 'notified', storm: false, locations: [latest.get(alert.serviceId)!.location] });
         }
         outcome.resolved.push(...resolved);
       }

@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tx } from '../../db/tx.js';
 import type { Alert, AlertStatus } from './alert.js';
+import type { ServiceFacts } from '../notifications/delivery.js';
 
 export type NewAlert = Omit<Alert, 'status' | 'acknowledgedAt' | 'acknowledgedBy' | 'resolvedAt' | 'resolvedBy' | 'updatedAt' | 'lastFiredAt'>;
 
@@ -23,7 +24,8 @@ export interface AlertsRepository {
   /** How many alerts each organization opened since `since` (storm detection). */
   countOpenedSince(tx: Tx, organizationIds: string[], since: Date): Promise<Map<string, number>>;
   findInTx(tx: Tx, alertId: string): Promise<Alert | null>;
-  serviceFacts(tx: Tx, serviceId: string): Promise<{ id: string; name: string; endpoint: string; status: string | null } | null>;
+  /** What a notice tells of the alert's service: its facts, and the locations it is checked from. */
+  noticeFacts(tx: Tx, serviceId: string): Promise<{ service: ServiceFacts | null; locations?: string[] }>;
 }
 
 export function createAlertsRepository(em: () => EntityManager): AlertsRepository {
@@ -100,9 +102,11 @@ export function createAlertsRepository(em: () => EntityManager): AlertsRepositor
       return row ? fromRow(row) : null;
     },
 
-    async serviceFacts(tx, serviceId) {
-      const [row] = await tx.execute<{ id: string; name: string; endpoint: string; status: string | null }[]>('select id, name, endpoint, status from services where id = ?', [serviceId]);
-      return row ?? null;
+    async noticeFacts(tx, serviceId) {
+      const [row] = await tx.execute<(ServiceFacts & { locations: string[] })[]>('select id, name, endpoint, status, locations from services where id = ?', [serviceId]);
+      if (!row) return { service: null };
+      const { locations, ...service } = row;
+      return { service, locations };
     },
   };
 }

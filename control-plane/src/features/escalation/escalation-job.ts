@@ -35,7 +35,7 @@ export function createEscalationJob(deps: {
       if (!alert || alert.status !== 'firing') return deps.escalation.clearTimers(tx, [due.alertId]);
       const step = due.policy.steps[due.stepIndex];
       if (step) {
-        notified += await deps.planner.plan(tx, [{ event: 'alert_fired', alert, service: await deps.alerts.serviceFacts(tx, alert.serviceId), targets: stepTargets(step), storm: false }]);
+        notified += await deps.planner.plan(tx, [{ event: 'alert_fired', alert, ...(await deps.alerts.noticeFacts(tx, alert.serviceId)), targets: stepTargets(step), storm: false }]);
       }
       const next = nextStep(due.policy, due.stepIndex, due.round, due.dueAt);
       if (next) await deps.escalation.setTimers(tx, [{ alertId: alert.id, policyId: due.policy.id, ...next }]);

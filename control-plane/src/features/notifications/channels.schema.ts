@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SECRET_CONFIG_KEYS, maskSecret } from '../../../../shared/src/channel-secrets.js';
 import type { Channel } from './channel.js';
 import { readOnly } from '../../http/validate.js';
+import { CHAT_PROVIDER_CONFIG, GENERIC_CHAT_CONFIG, GENERIC_PAGER_CONFIG, PAGER_PROVIDER_CONFIG } from './channel-providers.schema.js';
 
 const httpUrl = (field: string) =>
   z
@@ -9,8 +10,9 @@ const httpUrl = (field: string) =>
     .max(2048);
 
 export const CHANNEL_CONFIG = {
-  chat: z.strictObject({ webhook_url: httpUrl('webhook_url') }),
-  pager: z.strictObject({ integration_key: z.string({ message: 'integration_key must be a string' }).trim().min(1).max(256) }),
+  // Every shape a chat or pager config can take; providerConfigSchema picks the one to check against.
+  chat: z.union([GENERIC_CHAT_CONFIG, ...Object.values(CHAT_PROVIDER_CONFIG)]),
+  pager: z.union([GENERIC_PAGER_CONFIG, ...Object.values(PAGER_PROVIDER_CONFIG)]),
   sms: z.strictObject({ to: z.string({ message: 'to must be a string' }).regex(/^\+[1-9]\d{6,14}$/, 'to must be a telephone number in E.164 form, e.g. +15555550100') }),
   email: z.strictObject({ to: z.email({ message: 'to must be an e-mail address' }).max(254) }),
   webhook: z.strictObject({
@@ -24,12 +26,18 @@ export const CHANNEL_CONFIG = {
 export type ChannelType = keyof typeof CHANNEL_CONFIG;
 export const CHANNEL_TYPES = Object.keys(CHANNEL_CONFIG) as ChannelType[];
 
+const CONFIG_SHAPES =
+  'By type: chat {webhook_url} or, with provider, slack/discord/teams/mattermost/google_chat {provider, webhook_url}, telegram {provider, bot_token, chat_id, api_url?}, ' +
+  'ntfy {provider, server_url, topic, token?}, gotify {provider, server_url, token}, pushover {provider, token, user, api_url?}; ' +
+  'pager {integration_key} or {provider: pagerduty, integration_key} or {provider: opsgenie, api_key, region? (us|eu), api_url?}; sms {to}, email {to}, webhook {url, method?, headers?, secret?}';
+const configInput = z.record(z.string(), z.unknown(), { message: 'config must be an object' }).meta({ description: `${CONFIG_SHAPES}. A masked secret sent back unchanged keeps the stored one (not across a change of provider)` });
+
 const name = z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200);
 
 export const CreateChannelInput = z.strictObject({
   name,
   channel_type: z.enum(CHANNEL_TYPES as [ChannelType, ...ChannelType[]], { message: 'channel_type must be chat, email, webhook, pager or sms' }),
-  config: z.record(z.string(), z.unknown(), { message: 'config must be an object' }),
+  config: configInput,
   enabled: z.boolean().default(true),
 });
 export type CreateChannelInput = z.infer<typeof CreateChannelInput>;
@@ -37,7 +45,7 @@ export type CreateChannelInput = z.infer<typeof CreateChannelInput>;
 export const UpdateChannelInput = z.strictObject({
   ...readOnly('id', 'organization_id', 'channel_type', 'created_at'),
   name: name.optional(),
-  config: z.record(z.string(), z.unknown(), { message: 'config must be an object' }).optional(),
+  config: configInput.optional(),
   enabled: z.boolean().optional(),
 });
 export type UpdateChannelInput = z.infer<typeof UpdateChannelInput>;
@@ -65,7 +73,7 @@ export const ChannelJson = z
     organization_id: z.uuid(),
     name: z.string(),
     channel_type: z.enum(CHANNEL_TYPES as [ChannelType, ...ChannelType[]]),
-    config: z.record(z.string(), z.unknown()).meta({ description: 'By type: chat {webhook_url}, pager {integration_key}, sms {to}, email {to}, webhook {url, method?, headers?, secret?}; secrets show only their last 4 characters' }),
+    config: z.record(z.string(), z.unknown()).meta({ description: `${CONFIG_SHAPES}. Secrets (${SECRET_CONFIG_KEYS.join(', ')}) show only their last 4 characters` }),
     enabled: z.boolean(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

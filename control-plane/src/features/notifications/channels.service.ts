@@ -9,6 +9,7 @@ import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { Channel } from './channel.js';
 import { SECRET_CONFIG_KEYS, maskSecret } from '../../../../shared/src/channel-secrets.js';
+import { providerConfigSchema } from './channel-providers.schema.js';
 import { CHANNEL_CONFIG, type ChannelType, type CreateChannelInput, type UpdateChannelInput } from './channels.schema.js';
 import type { ChannelsRepository } from './channels.repository.js';
 import type { NotificationPlanner } from './notification-planner.js';
@@ -37,20 +38,30 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     }
   };
 
-  /** Validates config for its type and seals its secrets; a masked secret sent back keeps the stored one. */
+  /**
+   * Validates config for its type (and provider) and seals its secrets; a masked secret sent back
+   * keeps the stored one, unless the provider changed (another service's secret is no use).
+   */
   function prepareConfig(type: ChannelType, raw: Record<string, unknown>, previous: Record<string, unknown> = {}): Record<string, unknown> {
     const candidate = { ...raw };
+    const schema = type === 'chat' || type === 'pager' ? providerConfigSchema(type, candidate) : CHANNEL_CONFIG[type];
+    if (typeof schema === 'string') throw validationFailed(`invalid config for a ${type} channel: config.provider: ${schema}`, [{ path: 'config.provider', message: schema }]);
     for (const key of SECRET_CONFIG_KEYS) {
       const kept = previous[key];
-      if (typeof candidate[key] === 'string' && typeof kept === 'string' && candidate[key] === maskSecret(openSecret(kept))) candidate[key] = openSecret(kept);
+      if (typeof candidate[key] !== 'string' || typeof kept !== 'string' || candidate[key] !== maskSecret(openSecret(kept))) continue;
+      if (providerOf(type, candidate) !== providerOf(type, previous)) {
+        throw validationFailed(`invalid config for a ${type} channel: config.${key}: give the new provider's ${key}; the masked one belongs to the old provider`, [{ path: `config.${key}`, message: `give the new provider's ${key}` }]);
+      }
+      candidate[key] = openSecret(kept);
     }
-    const parsed = CHANNEL_CONFIG[type].safeParse(candidate);
+    const parsed = schema.safeParse(candidate);
     if (!parsed.success) {
+      const kind = schema !== CHANNEL_CONFIG[type] && typeof candidate.provider === 'string' ? `${candidate.provider} ${type}` : type;
       const details = parsed.error.issues.map((i) => ({
         path: ['config', ...i.path.map(String)].join('.'),
-        message: i.code === 'unrecognized_keys' ? `${i.keys.join(', ')} not a config key of a ${type} channel` : i.message,
+        message: i.code === 'unrecognized_keys' ? `${i.keys.join(', ')} not a config key of a ${kind} channel` : i.message,
       }));
-      throw validationFailed(`invalid config for a ${type} channel: ${details[0]?.path}: ${details[0]?.message}`, details);
+      throw validationFailed(`invalid config for a ${kind} channel: ${details[0]?.path}: ${details[0]?.message}`, details);
     }
     const sealed: Record<string, unknown> = { ...parsed.data };
     for (const key of SECRET_CONFIG_KEYS) if (typeof sealed[key] === 'string') sealed[key] = secrets.seal(sealed[key] as string);
@@ -95,6 +106,11 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     },
     openSecret,
   };
+}
+
+/** A pager without a provider is PagerDuty, so that naming it changes nothing. */
+function providerOf(type: ChannelType, config: Record<string, unknown>): unknown {
+  return config.provider ?? (type === 'pager' ? 'pagerduty' : undefined);
 }
 
 export type ChannelsService = ReturnType<typeof createChannelsService>;

@@ -17,6 +17,8 @@ export interface NotificationPayload {
   service: ServiceFacts | null;
   /** One human sentence, for chat, SMS and e-mail subjects. */
   text: string;
+  /** Where the check results behind the event came from, when known (not part of webhook bodies). */
+  locations?: string[];
 }
 
 /** Who hears about an alert event. */
@@ -40,6 +42,8 @@ export interface Notice {
   targets: NotificationTargets | 'notified';
   /** Part of an alert storm: channels read by people get a digest. */
   storm: boolean;
+  /** Where the results that opened or resolved the alert came from. */
+  locations?: string[];
 }
 
 export interface NewDelivery {

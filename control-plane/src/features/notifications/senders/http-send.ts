@@ -16,3 +16,7 @@ export async function httpSend(url: string, init: { method?: string; headers?: R
   if (res.status < 200 || res.status > 299) throw new SendError(`HTTP ${res.status}`, res.status);
   return { statusCode: res.status };
 }
+
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<SendOutcome> {
+  return httpSend(url, { headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}

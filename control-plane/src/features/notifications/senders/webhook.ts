@@ -5,7 +5,9 @@ import { httpSend } from './http-send.js';
 import type { Sender } from './sender.js';
 
 export const webhookSender: Sender = ({ config, payload }) => {
-  const body = JSON.stringify({ ...payload, sent_at: new Date().toISOString() });
+  // The body is a contract (API.md): fields added to the payload for chat messages stay out of it.
+  const { event, alert, service, text } = payload;
+  const body = JSON.stringify({ event, alert, service, text, sent_at: new Date().toISOString() });
   const headers: Record<string, string> = { ...(config.headers as Record<string, string> | undefined), 'content-type': 'application/json', 'user-agent': 'outpost-webhooks' };
   if (typeof config.secret === 'string') headers['x-signature-256'] = `sha256=${createHmac('sha256', config.secret).update(body).digest('hex')}`;
   return httpSend(String(config.url), { method: String(config.method ?? 'POST'), headers, body });

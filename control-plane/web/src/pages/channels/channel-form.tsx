@@ -1,5 +1,6 @@
-// Create or edit a notification channel: the config fields change with the type. Secrets come
-// back masked ("****abcd"); sending the mask unchanged keeps the stored secret.
+// Create or edit a notification channel: the config fields change with the type, and for chat
+// and pager with the provider. Secrets come back masked ("****abcd"); sending the mask
+// unchanged keeps the stored secret.
 import { useState, type FormEvent } from 'react';
 import { useSaveResource } from '../../api/resources';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../ui/field';
@@ -7,21 +8,24 @@ import { formErrors } from '../../ui/form-errors';
 import { FormProblems } from '../../ui/page';
 import { CHANNEL_TYPES, type Channel, type ChannelType } from './channel-types';
 import { FormActions } from '../../ui/form-actions';
+import { providersOf, type Provider } from './channel-providers';
 
 interface Draft {
   name: string;
   type: ChannelType;
   enabled: boolean;
-  webhook_url: string;
+  /** Chat and pager: '' for the type's original format. */
+  provider: string;
+  /** Chat and pager: the provider's fields, by config key. */
+  values: Record<string, string>;
   url: string;
   method: string;
   headers: string;
   secret: string;
-  integration_key: string;
   to: string;
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
+const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 
 function draftOf(channel: Channel | undefined): Draft {
   const c = channel?.config ?? {};
@@ -30,12 +34,13 @@ function draftOf(channel: Channel | undefined): Draft {
     name: channel?.name ?? '',
     type: channel?.channel_type ?? 'webhook',
     enabled: channel?.enabled ?? true,
-    webhook_url: text(c.webhook_url),
+    // A pager naming PagerDuty is the same as one naming no provider.
+    provider: c.provider === 'pagerduty' ? '' : text(c.provider),
+    values: Object.fromEntries(Object.entries(c).filter(([key]) => key !== 'provider').map(([key, value]) => [key, text(value)])),
     url: text(c.url),
     method: text(c.method),
     headers,
     secret: text(c.secret),
-    integration_key: text(c.integration_key),
     to: text(c.to),
   };
 }
@@ -51,21 +56,34 @@ function parseHeaders(lines: string): { headers?: Record<string, string>; proble
   return Object.keys(headers).length ? { headers } : {};
 }
 
+function providerConfig(d: Draft, provider: Provider): Record<string, unknown> {
+  const config: Record<string, unknown> = d.provider ? { provider: d.provider } : {};
+  for (const field of provider.fields) {
+    const value = (d.values[field.key] ?? '').trim();
+    if (value || !field.optional) config[field.key] = value;
+  }
+  return config;
+}
+
 function configOf(d: Draft, headers: Record<string, string> | undefined): Record<string, unknown> {
   switch (d.type) {
     case 'chat':
-      return { webhook_url: d.webhook_url.trim() };
+    case 'pager':
+      return providerConfig(d, selectedProvider(d));
     case 'webhook':
       return { url: d.url.trim(), ...(d.method ? { method: d.method } : {}), ...(headers ? { headers } : {}), ...(d.secret ? { secret: d.secret } : {}) };
-    case 'pager':
-      return { integration_key: d.integration_key.trim() };
     case 'email':
     case 'sms':
       return { to: d.to.trim() };
   }
 }
 
-const SHOWN_PATHS = ['name', 'channel_type', 'enabled', 'config.webhook_url', 'config.url', 'config.method', 'config.headers', 'config.secret', 'config.integration_key', 'config.to'];
+function selectedProvider(d: Draft): Provider {
+  const providers = providersOf(d.type) ?? [];
+  return providers.find((p) => p.value === d.provider) ?? providers[0]!;
+}
+
+const SHOWN_PATHS = ['name', 'channel_type', 'enabled', 'config.url', 'config.method', 'config.headers', 'config.secret', 'config.to'];
 
 export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone(): void }) {
   const [draft, setDraft] = useState(() => draftOf(channel));
@@ -73,6 +91,14 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone(): 
   const save = useSaveResource<Channel>('/notification-channels');
   const errors = formErrors(save.error);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  // Another provider starts empty: its keys (and secrets) are not the old provider's.
+  const changeProvider = (value: string) => {
+    const original = draftOf(channel);
+    setDraft((d) => ({ ...d, provider: value, values: channel && value === original.provider ? original.values : {} }));
+  };
+  const providers = providersOf(draft.type);
+  const provider = providers ? selectedProvider(draft) : undefined;
+  const shown = [...SHOWN_PATHS, ...(provider ? ['config.provider', ...provider.fields.map((f) => `config.${f.key}`)] : [])];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -86,7 +112,7 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone(): 
 
   return (
     <form onSubmit={submit} noValidate>
-      <FormProblems messages={errors.summary(SHOWN_PATHS)} />
+      <FormProblems messages={errors.summary(shown)} />
       <TextField label="Name" value={draft.name} onChange={(e) => set('name', e.target.value)} error={errors.field('name')} required autoFocus />
       <SelectField
         label="Type"
@@ -102,8 +128,36 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone(): 
           </option>
         ))}
       </SelectField>
-      {draft.type === 'chat' && (
-        <TextField label="Webhook URL" type="url" value={draft.webhook_url} onChange={(e) => set('webhook_url', e.target.value)} error={errors.field('config.webhook_url')} hint="The incoming-webhook URL of the chat room; messages are posted as {&quot;text&quot;: ...}." required />
+      {providers && provider && (
+        <>
+          <SelectField label="Provider" value={draft.provider} onChange={(e) => changeProvider(e.target.value)} error={errors.field('config.provider')}>
+            {providers.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </SelectField>
+          {provider.fields.map((field) => {
+            const props = {
+              label: field.label,
+              value: draft.values[field.key] ?? '',
+              onChange: (e: { target: { value: string } }) => set('values', { ...draft.values, [field.key]: e.target.value }),
+              error: errors.field(`config.${field.key}`),
+              hint: field.hint,
+            };
+            return field.options ? (
+              <SelectField key={field.key} {...props}>
+                {field.options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </SelectField>
+            ) : (
+              <TextField key={field.key} {...props} type={field.type ?? 'text'} autoComplete={field.secret ? 'off' : undefined} required={!field.optional} />
+            );
+          })}
+        </>
       )}
       {draft.type === 'webhook' && (
         <>
@@ -116,9 +170,6 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone(): 
           <TextAreaField label="Headers" value={draft.headers} onChange={(e) => set('headers', e.target.value)} error={headersProblem ?? errors.field('config.headers')} hint="One per line, as Name: value." rows={3} />
           <TextField label="Signing secret" value={draft.secret} onChange={(e) => set('secret', e.target.value)} error={errors.field('config.secret')} hint="Optional: each request is signed with it. Leave the masked value to keep the stored secret." autoComplete="off" />
         </>
-      )}
-      {draft.type === 'pager' && (
-        <TextField label="Integration key" value={draft.integration_key} onChange={(e) => set('integration_key', e.target.value)} error={errors.field('config.integration_key')} hint="The routing key of the pager service (Events API v2). Leave the masked value to keep the stored key." autoComplete="off" required />
       )}
       {draft.type === 'email' && <TextField label="To (email address)" type="email" value={draft.to} onChange={(e) => set('to', e.target.value)} error={errors.field('config.to')} required />}
       {draft.type === 'sms' && <TextField label="To (phone number)" type="tel" value={draft.to} onChange={(e) => set('to', e.target.value)} error={errors.field('config.to')} hint="In international form, e.g. +15555550100." required />}

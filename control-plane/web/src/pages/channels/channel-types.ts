@@ -14,9 +14,9 @@ export interface Channel {
 }
 
 export const CHANNEL_TYPES: { value: ChannelType; label: string }[] = [
-  { value: 'chat', label: 'Chat (Slack, Mattermost, Teams webhook)' },
+  { value: 'chat', label: 'Chat (Slack, Discord, Teams, Telegram, ntfy…)' },
   { value: 'webhook', label: 'Webhook' },
-  { value: 'pager', label: 'Pager (PagerDuty)' },
+  { value: 'pager', label: 'Pager (PagerDuty, Opsgenie)' },
   { value: 'email', label: 'Email' },
   { value: 'sms', label: 'SMS' },
 ];

@@ -12,6 +12,7 @@ import { QueryState } from '../../ui/query-state';
 import { EditDeleteActions } from '../../ui/row-actions';
 import { ChannelForm } from './channel-form';
 import { TYPE_NAME, type Channel } from './channel-types';
+import { PROVIDER_NAME } from './channel-providers';
 import './channels.css';
 
 export default function ChannelsPage() {
@@ -78,8 +79,14 @@ function configSummary(channel: Channel): string {
     }
   };
   switch (channel.channel_type) {
-    case 'chat':
-      return `${origin(c.webhook_url)}/…`;
+    case 'chat': {
+      const via = c.provider ? `${PROVIDER_NAME[String(c.provider)] ?? String(c.provider)}: ` : '';
+      if (c.webhook_url) return `${via}${origin(c.webhook_url)}/…`;
+      if (c.chat_id !== undefined) return `${via}chat ${String(c.chat_id)}`;
+      if (c.topic) return `${via}${origin(c.server_url)}/${String(c.topic)}`;
+      if (c.server_url) return `${via}${origin(c.server_url)}`;
+      return `${via}user ${String(c.user ?? '')}`;
+    }
     case 'webhook': {
       const headers = c.headers && typeof c.headers === 'object' ? Object.keys(c.headers) : [];
       return [
@@ -89,7 +96,7 @@ function configSummary(channel: Channel): string {
       ].filter(Boolean).join('; ');
     }
     case 'pager':
-      return `integration key ${String(c.integration_key ?? '')}`;
+      return c.provider === 'opsgenie' ? `Opsgenie: API key ${String(c.api_key ?? '')}` : `PagerDuty: integration key ${String(c.integration_key ?? '')}`;
     default:
       return String(c.to ?? '');
   }

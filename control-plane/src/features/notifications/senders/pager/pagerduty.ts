@@ -1,8 +1,8 @@
-// Pager services take the events-v2 shape: the alert id is the dedup key, so trigger,
-// acknowledge and resolve all land on one incident.
-import type { NotificationPayload } from '../delivery.js';
-import { httpSend } from './http-send.js';
-import type { Sender } from './sender.js';
+// PagerDuty Events API v2: the alert id is the dedup key, so trigger, acknowledge and resolve
+// all land on one incident; a trigger links to the service in the dashboard.
+import type { NotificationPayload } from '../../delivery.js';
+import { postJson } from '../http-send.js';
+import type { Sender } from '../sender.js';
 
 const ACTIONS: Record<NotificationPayload['event'], string> = {
   alert_fired: 'trigger',
@@ -11,7 +11,7 @@ const ACTIONS: Record<NotificationPayload['event'], string> = {
   alert_resolved: 'resolve',
 };
 
-export function pagerSender(eventsUrl: string): Sender {
+export function pagerDutySender(eventsUrl: string, publicUrl: string): Sender {
   return ({ config, payload }) => {
     const alert = payload.alert;
     const action = ACTIONS[payload.event];
@@ -29,7 +29,8 @@ export function pagerSender(eventsUrl: string): Sender {
         component: payload.service?.name,
         custom_details: { alert, service: payload.service },
       };
+      body.links = [{ href: alert ? `${publicUrl}/services/${alert.service_id}` : publicUrl, text: 'Open in Outpost' }];
     }
-    return httpSend(eventsUrl, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return postJson(eventsUrl, body);
   };
 }
