@@ -3,10 +3,8 @@
 import { postJson } from '../http-send.js';
 import { facts, headline, type ChatMessage } from './chat-message.js';
 import { truncate } from '../truncate.js';
+import { escapeMarkup as escape } from './escape-markup.js';
 import type { ProviderSend } from './provider-send.js';
-
-/** Card text widgets read a little HTML. */
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function googleChatBody(m: ChatMessage) {
   return {

@@ -4,10 +4,8 @@
 import { postJson } from '../http-send.js';
 import { facts, headline, hex, type ChatMessage } from './chat-message.js';
 import { truncate, truncateEscaped } from '../truncate.js';
+import { escapeMarkup as escape } from './escape-markup.js';
 import type { ProviderSend } from './provider-send.js';
-
-/** Slack's mrkdwn treats &, < and > as control characters. */
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function slackBody(m: ChatMessage) {
   return {

@@ -3,11 +3,10 @@
 import { postJson } from '../http-send.js';
 import { facts, headline, type ChatMessage } from './chat-message.js';
 import { truncate } from '../truncate.js';
+import { escapeMarkup as escape } from './escape-markup.js';
 import type { ProviderSend } from './provider-send.js';
 
 export const TELEGRAM_API_URL = 'https://api.telegram.org';
-
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function telegramText(m: ChatMessage): string {
   // Cut before escaping so that no tag or entity is cut in half; the parts stay under 4096.
