@@ -35,7 +35,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
 
   program
     .command('install')
-    .description('install this agent as a systemd service (unit, environment file with the token, data directory)')
+    .description('install this agent as a systemd service (unit, environment file with the token, data directory); from the Debian package, fill in /etc/outpost-agent/agent.env and start the packaged service')
     .requiredOption('--server <host:port>', 'control plane gRPC address, or several replicas separated by commas')
     .requiredOption('--token <token>', 'agent token')
     .requiredOption('--location <name>', 'location this agent checks from')
