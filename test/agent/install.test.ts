@@ -125,7 +125,24 @@ describe('agent install from the Debian package', () => {
 
 describe('mergeEnvironment', () => {
   it('replaces the first line of each setting, drops repeats, appends new ones and keeps the rest', () => {
-    const merged = mergeEnvironment('# c\nA=1\nB=2\nA=3\n\n', { A: 'x', C: 'y', D: undefined });
+    const merged = mergeEnvironment('# c\nA=1\nB=2\nA=3\nE=1\n\n', { A: 'x', C: 'y', D: undefined, E: null });
     expect(merged).to.equal('# c\nA=x\nB=2\nC=y\n');
+  });
+});
+
+describe('agent install --insecure from the Debian package', () => {
+  it('writes OUTPOST_INSECURE=true, and removes it when installed again without the flag', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'outpost-install-deb-'));
+    try {
+      mkdirSync(path.join(root, 'etc'), { recursive: true });
+      writeFileSync(path.join(root, 'etc/group'), `${PACKAGED_USER}:x:${process.getgid!()}:\n`);
+      const flags = { server: 'cp.example.com:9090', token: 't', location: 'x', dataDir: PACKAGED_DATA_DIR, user: PACKAGED_USER, root };
+      install({ ...flags, insecure: true }, () => {}, 'package');
+      expect(readFileSync(path.join(root, 'etc/outpost-agent/agent.env'), 'utf8')).to.include('\nOUTPOST_INSECURE=true\n');
+      install(flags, () => {}, 'package');
+      expect(readFileSync(path.join(root, 'etc/outpost-agent/agent.env'), 'utf8')).to.not.include('OUTPOST_INSECURE');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

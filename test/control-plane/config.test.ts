@@ -42,6 +42,9 @@ describe('config', () => {
       ['METRICS_MAX_SERVICES', '0'],
       ['DEFAULT_PLAN', 'platinum'],
       ['DEFAULT_PLAN', '__proto__'],
+      ['PUBLIC_GRPC_ADDRESS', 'outpost.example.com'],
+      ['PUBLIC_GRPC_ADDRESS', 'outpost.example.com:70000'],
+      ['PUBLIC_GRPC_ADDRESS', 'http://outpost.example.com:9090'],
     ] as const) {
       it(`refuses ${name}=${value} with one line naming the variable`, () => {
         expect(() => loadConfig({ [name]: value })).to.throw(ConfigError, new RegExp(`^invalid configuration: ${name} [^\\n]+$`));

@@ -18,6 +18,7 @@ export interface InstallFlags {
   user: string;
   root: string;
   ca?: string;
+  insecure?: boolean;
   dryRun?: boolean;
 }
 
@@ -42,33 +43,35 @@ export function renderUnit(flags: Pick<InstallFlags, 'dataDir' | 'user'>): strin
     .replace(/^Environment=OUTPOST_DATA_DIR=.*$/m, `Environment=OUTPOST_DATA_DIR=${flags.dataDir}`);
 }
 
-export function renderEnvironment(flags: Pick<InstallFlags, 'server' | 'token' | 'location' | 'ca'>): string {
+export function renderEnvironment(flags: Pick<InstallFlags, 'server' | 'token' | 'location' | 'ca' | 'insecure'>): string {
   const lines = [`OUTPOST_SERVER=${flags.server}`, `OUTPOST_TOKEN=${flags.token}`, `OUTPOST_LOCATION=${flags.location}`];
   if (flags.ca) lines.push(`OUTPOST_CA=${flags.ca}`);
+  if (flags.insecure) lines.push('OUTPOST_INSECURE=true');
   return `${lines.join('\n')}\n`;
 }
 
 /**
  * The environment file with these settings replaced (or appended) and every other line kept:
  * the package's comments, and settings an operator added (OUTPOST_STATUS_ADDR, HTTPS_PROXY...).
+ * A setting given as undefined is left as it is; null removes it.
  */
-export function mergeEnvironment(existing: string, settings: Record<string, string | undefined>): string {
-  const pending = new Map(Object.entries(settings).filter((e): e is [string, string] => e[1] !== undefined));
+export function mergeEnvironment(existing: string, settings: Record<string, string | null | undefined>): string {
+  const pending = new Map(Object.entries(settings).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const written = new Set<string>();
   const lines: string[] = [];
   for (const line of existing.split('\n')) {
     const key = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(line)?.[1];
-    if (key && key in settings && settings[key] !== undefined) {
+    if (key && settings[key] === null) continue;
+    if (key && pending.has(key)) {
       if (written.has(key)) continue;
       lines.push(`${key}=${pending.get(key)}`);
       written.add(key);
-      pending.delete(key);
     } else {
       lines.push(line);
     }
   }
   while (lines.length > 0 && lines.at(-1) === '') lines.pop();
-  for (const [key, value] of pending) lines.push(`${key}=${value}`);
+  for (const [key, value] of pending) if (!written.has(key)) lines.push(`${key}=${value}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -93,7 +96,7 @@ function installPackaged(flags: InstallFlags, print: (line: string) => void): nu
   }
   const file = path.join(flags.root, ENV_PATH);
   const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const environment = mergeEnvironment(existing, { OUTPOST_SERVER: flags.server, OUTPOST_TOKEN: flags.token, OUTPOST_LOCATION: flags.location, OUTPOST_CA: flags.ca });
+  const environment = mergeEnvironment(existing, { OUTPOST_SERVER: flags.server, OUTPOST_TOKEN: flags.token, OUTPOST_LOCATION: flags.location, OUTPOST_CA: flags.ca, OUTPOST_INSECURE: flags.insecure ? 'true' : null });
   const live = flags.root === '/';
   const start = 'systemctl enable outpost-agent && systemctl restart outpost-agent';
   if (flags.dryRun) {

@@ -42,6 +42,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .option('--data-dir <dir>', 'data directory', '/var/lib/outpost-agent')
     .option('--user <name>', 'system user the service runs as', 'outpost-agent')
     .option('--ca <file>', 'CA certificate to trust for the control plane')
+    .option('--insecure', 'plaintext to a control plane that is not on loopback (its gRPC endpoint has no TLS)')
     .option('--root <dir>', 'install under this folder instead of / (packaging, tests)', '/')
     .option('--dry-run', 'print what would be written and run, change nothing')
     .action(async (flags) => {
