@@ -6,8 +6,10 @@
 // with native add-ons stay real node_modules, installed from the repository's lock file and
 // compiled against the shipped runtime (its headers come in the same npm package), so the
 // host needs no Node.js. Only the npm registry is reached, and the runtime is cached.
-//   node deploy/debian/build.mjs [--no-deb]
+//   node deploy/debian/build.mjs [--no-deb] [--reuse]
+// --reuse keeps the .deb built from the same inputs (sources, lock file, runtime version).
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -166,7 +168,8 @@ export function buildDeb({ tree, version }) {
   symlinkSync(`${INSTALL_DIR}/bin/outpost-agent`, path.join(staging, 'usr', 'bin', 'outpost-agent'));
   mkdirSync(path.join(staging, 'usr', 'lib', 'systemd', 'system'), { recursive: true });
   writeFileSync(path.join(staging, 'usr', 'lib', 'systemd', 'system', 'outpost-agent.service'), packagedUnit(), { mode: 0o644 });
-  mkdirSync(path.join(staging, 'etc', 'outpost-agent'), { recursive: true, mode: 0o750 });
+  mkdirSync(path.join(staging, 'etc', 'outpost-agent'), { recursive: true });
+  chmodSync(path.join(staging, 'etc', 'outpost-agent'), 0o750);
   // 0640: the group becomes outpost-agent in postinst, once the user exists.
   copyFileSync(path.join(here, 'agent.env'), path.join(staging, 'etc', 'outpost-agent', 'agent.env'));
   chmodSync(path.join(staging, 'etc', 'outpost-agent', 'agent.env'), 0o640);
@@ -202,10 +205,35 @@ export function buildDeb({ tree, version }) {
   return deb;
 }
 
+/** A digest of everything the package is built from. */
+export function inputsDigest() {
+  const hash = createHash('sha256').update(`node ${NODE_VERSION}\n`);
+  const files = ['package.json', 'package-lock.json', '.npmrc', 'deploy/systemd/outpost-agent.service', 'deploy/docker/agent-package.mjs'];
+  for (const dir of ['agent/src', 'shared/src', 'deploy/debian']) {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })) {
+      if (entry.isFile()) files.push(path.relative(root, path.join(entry.parentPath, entry.name)));
+    }
+  }
+  for (const file of files.sort()) hash.update(`${file}\n`).update(readFileSync(path.join(root, file)));
+  return hash.digest('hex');
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
+    const digestFile = path.join(out, 'inputs.sha256');
+    const digest = inputsDigest();
+    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const deb = path.join(out, `outpost-agent_${version}_amd64.deb`);
+    if (process.argv.includes('--reuse') && existsSync(deb) && existsSync(digestFile) && readFileSync(digestFile, 'utf8') === digest) {
+      log(`${path.relative(root, deb)} is up to date`);
+      process.exit(0);
+    }
+    rmSync(digestFile, { force: true });
     const agent = await buildAgent();
-    if (!process.argv.includes('--no-deb')) buildDeb(agent);
+    if (!process.argv.includes('--no-deb')) {
+      buildDeb(agent);
+      writeFileSync(digestFile, digest);
+    }
   } catch (err) {
     process.stderr.write(`build-agent: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
