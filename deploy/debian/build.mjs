@@ -109,7 +109,7 @@ async function bundle(lib) {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: `node${NODE_VERSION.split('.')[0]}`,
     chunkNames: 'chunks/[name]-[hash]',
     external: [...NATIVE, ...ABSENT_OPTIONAL],
     // Bundled CommonJS packages call require() for Node's built-ins.

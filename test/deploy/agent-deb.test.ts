@@ -59,7 +59,7 @@ describe('deploy: the agent as a Debian package', function () {
   before(function () {
     this.timeout(900_000);
     requireCapability(this, process.getuid?.() === 0 ? null : 'installing a package into a root and switching users need root');
-    for (const [binary, pkg] of [['/usr/bin/dpkg-deb', 'dpkg'], ['/usr/bin/systemd-analyze', 'systemd'], ['/usr/bin/setpriv', 'util-linux'], ['/usr/sbin/useradd', 'passwd']] as const) peerBinary(binary, pkg, this);
+    for (const [binary, pkg] of [['/usr/bin/dpkg-deb', 'dpkg'], ['/usr/bin/systemd-analyze', 'systemd'], ['/usr/bin/setpriv', 'util-linux'], ['/usr/bin/unshare', 'util-linux'], ['/usr/sbin/useradd', 'passwd']] as const) peerBinary(binary, pkg, this);
     // Built once per content: --reuse keeps a .deb made from the same inputs.
     const built = run(process.execPath, ['deploy/debian/build.mjs', '--reuse'], { timeout: 900_000 });
     expect(built.status, built.stderr.slice(-4000)).to.equal(0);
@@ -100,6 +100,36 @@ describe('deploy: the agent as a Debian package', function () {
       expect(guard, `${script} guards systemctl`).to.be.above(0);
       expect(text.slice(0, guard), script).to.not.match(/^\s*[^#\s].*\bsystemctl\b/m);
     }
+  });
+
+  it('with systemd running, stops the agent before a removal or an upgrade and starts it again only if enabled and configured', () => {
+    // A private mount namespace: a fresh /run where systemd "runs", a fresh /etc, and a
+    // systemctl on PATH that records its calls and answers is-enabled from /run/enabled.
+    const control = path.join(work, 'scripts');
+    ok(run('dpkg-deb', ['--control', deb, control]));
+    const fakeBin = path.join(work, 'fake-bin');
+    mkdirSync(fakeBin);
+    writeFileSync(path.join(fakeBin, 'systemctl'), '#!/bin/sh\necho "$*" >> /run/calls\ncase "$*" in "-q is-enabled outpost-agent.service") [ -e /run/enabled ] ;; esac\n', { mode: 0o755 });
+    const scenario = (setup: string, script: string, ...args: string[]) => {
+      const shell = [
+        'set -e',
+        'mount -t tmpfs tmpfs /run',
+        'mount -t tmpfs tmpfs /etc',
+        'mkdir -p /run/systemd/system /etc/outpost-agent',
+        'touch /run/calls',
+        setup,
+        `PATH=${fakeBin}:$PATH sh ${path.join(control, script)} ${args.join(' ')}`,
+        'cat /run/calls',
+      ].join('\n');
+      return ok(run('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', shell])).trim().split('\n').filter(Boolean);
+    };
+    const configured = 'echo OUTPOST_TOKEN=opa_x > /etc/outpost-agent/agent.env';
+    expect(scenario('', 'prerm', 'upgrade', '0.1.1')).to.deep.equal(['stop outpost-agent.service']);
+    expect(scenario('', 'prerm', 'remove')).to.deep.equal(['stop outpost-agent.service']);
+    expect(scenario(`${configured}; touch /run/enabled`, 'postinst', 'abort-upgrade', '0.1.1')).to.deep.equal(['daemon-reload', '-q is-enabled outpost-agent.service', 'restart outpost-agent.service']);
+    expect(scenario(configured, 'postinst', 'abort-upgrade', '0.1.1'), 'not enabled').to.deep.equal(['daemon-reload', '-q is-enabled outpost-agent.service']);
+    expect(scenario('echo OUTPOST_TOKEN= > /etc/outpost-agent/agent.env; touch /run/enabled', 'postinst', 'abort-upgrade', '0.1.1'), 'no token').to.deep.equal(['daemon-reload', '-q is-enabled outpost-agent.service']);
+    expect(scenario('', 'postrm', 'remove')).to.deep.equal(['daemon-reload']);
   });
 
   it('holds the agent alone: wrapper, Node.js runtime, bundle, native add-ons, unit and env file, all root-owned', () => {
