@@ -9,11 +9,11 @@
 //   node deploy/debian/build.mjs [--no-deb] [--reuse]
 // --reuse keeps the .deb built from the same inputs (sources, lock file, runtime version).
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { sourceHash, staleness, writeStamp } from '../../scripts/source-stamp.mjs';
 import { agentPackage } from '../docker/agent-package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -205,34 +205,27 @@ export function buildDeb({ tree, version }) {
   return deb;
 }
 
-/** A digest of everything the package is built from. */
-export function inputsDigest() {
-  const hash = createHash('sha256').update(`node ${NODE_VERSION}\n`);
-  const files = ['package.json', 'package-lock.json', '.npmrc', 'deploy/systemd/outpost-agent.service', 'deploy/docker/agent-package.mjs'];
-  for (const dir of ['agent/src', 'shared/src', 'deploy/debian']) {
-    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })) {
-      if (entry.isFile()) files.push(path.relative(root, path.join(entry.parentPath, entry.name)));
-    }
-  }
-  for (const file of files.sort()) hash.update(`${file}\n`).update(readFileSync(path.join(root, file)));
-  return hash.digest('hex');
+/** What the package is built from, and the runtime's version. */
+async function inputsHash() {
+  const sources = ['agent/src', 'shared/src', 'deploy/debian', 'deploy/systemd/outpost-agent.service', 'deploy/docker/agent-package.mjs', 'package.json', 'package-lock.json', '.npmrc'];
+  return `${await sourceHash(root, sources.map((p) => path.join(root, p)))} node ${NODE_VERSION}`;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const digestFile = path.join(out, 'inputs.sha256');
-    const digest = inputsDigest();
+    const stampFile = path.join(out, '.source-hash');
+    const hash = await inputsHash();
     const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
     const deb = path.join(out, `outpost-agent_${version}_amd64.deb`);
-    if (process.argv.includes('--reuse') && existsSync(deb) && existsSync(digestFile) && readFileSync(digestFile, 'utf8') === digest) {
+    if (process.argv.includes('--reuse') && (await staleness({ hash, stampFile, outputs: [deb] })) === null) {
       log(`${path.relative(root, deb)} is up to date`);
       process.exit(0);
     }
-    rmSync(digestFile, { force: true });
+    rmSync(stampFile, { force: true });
     const agent = await buildAgent();
     if (!process.argv.includes('--no-deb')) {
       buildDeb(agent);
-      writeFileSync(digestFile, digest);
+      await writeStamp(stampFile, hash);
     }
   } catch (err) {
     process.stderr.write(`build-agent: ${err instanceof Error ? err.message : String(err)}\n`);
