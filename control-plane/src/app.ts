@@ -20,6 +20,7 @@ import { channelsRoutes } from './features/notifications/channels.routes.js';
 import type { ChannelsService } from './features/notifications/channels.service.js';
 import type { Clock } from './clock.js';
 import { agentsRoutes } from './features/agents/agents.routes.js';
+import type { AgentInstallSettings } from './features/agents/install-commands.js';
 import type { AgentsService } from './features/agents/agents.service.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { servicesRoutes } from './features/services/services.routes.js';
@@ -75,6 +76,8 @@ export interface AppDeps {
   maintenance: MaintenanceService;
   escalation: EscalationService;
   agents: AgentsService;
+  /** What the install commands answered with an agent's token need (gRPC address, TLS). */
+  agentInstall: AgentInstallSettings;
   clock: Clock;
   feed: WsFeed;
   pingDatabase: () => Promise<void>;
@@ -104,7 +107,7 @@ export function createApiRouter(deps: AppDeps): Router {
     channelsRoutes(deps.channels),
     maintenanceRoutes(deps.maintenance, deps.clock),
     escalationRoutes(deps.escalation),
-    agentsRoutes(deps.agents, deps.clock),
+    agentsRoutes(deps.agents, deps.clock, deps.agentInstall),
     apiKeysRoutes(deps.apiKeys),
     ...organizationRoutes(deps.organization),
     profileRoutes(deps.profile),

@@ -231,6 +231,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     maintenance: createMaintenanceService(maintenanceRepo, access, references),
     escalation: createEscalationService(escalationRepo, access, references),
     agents: createAgentsService(agentsRepo, access, replication.agentRevoked),
+    // grpcPort becomes the bound port once the gRPC server listens (before any request).
+    agentInstall: { publicGrpcAddress: config.publicGrpcAddress, grpcPort: config.grpcPort, tls: config.grpcTls !== undefined },
     feed,
     pingDatabase: db.ping,
     trustedProxies: config.http.trustedProxies,

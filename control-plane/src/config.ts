@@ -103,6 +103,14 @@ const ConfigSchema = z.object({
     .refine((v) => !v.endsWith('/'), 'must not end with /')
     .optional(),
   METRICS_ADDR: listenAddress.optional(),
+  PUBLIC_GRPC_ADDRESS: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:]+\]|[^\s:\[\]]+):\d{1,5}$/, 'must be HOST:PORT (e.g. outpost.example.com:9090)')
+    .refine((v) => {
+      const p = Number(v.slice(v.lastIndexOf(':') + 1));
+      return p >= 1 && p <= 65535;
+    }, 'must have a port from 1 to 65535')
+    .optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PER_SERVICE: booleanFlag.default(true),
   METRICS_MAX_SERVICES: positiveInt('services').max(1_000_000).default(10_000),
@@ -133,6 +141,8 @@ export interface Config {
   /** Files of the agents' gRPC endpoint TLS; absent: plaintext (loopback and trusted networks only). */
   readonly grpcTls: { certFile: string; keyFile: string; clientCaFile?: string } | undefined;
   readonly metrics: MetricsSettings;
+  /** Where agents reach the gRPC endpoint, for the install commands; absent: the request's host name and GRPC_PORT. */
+  readonly publicGrpcAddress: string | undefined;
 }
 
 export interface MetricsSettings {
@@ -215,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     checkRetentionDays: c.CHECK_RETENTION_DAYS,
     defaultPlan: c.DEFAULT_PLAN,
     grpcTls: c.GRPC_TLS_CERT && c.GRPC_TLS_KEY ? { certFile: c.GRPC_TLS_CERT, keyFile: c.GRPC_TLS_KEY, clientCaFile: c.GRPC_TLS_CLIENT_CA } : undefined,
+    publicGrpcAddress: c.PUBLIC_GRPC_ADDRESS,
     metrics: Object.freeze({ address: c.METRICS_ADDR, token: c.METRICS_TOKEN, perService: c.METRICS_PER_SERVICE, maxServices: c.METRICS_MAX_SERVICES }),
     http: Object.freeze({
       trustedProxies: Object.freeze(c.TRUSTED_PROXIES),

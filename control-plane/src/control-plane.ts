@@ -60,6 +60,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   parts.upkeep.start();
 
   const grpc = await startGrpcServer(parts.gateway, config.host, config.grpcPort, config.grpcTls);
+  parts.appDeps.agentInstall.grpcPort = grpc.port;
   const http: Server = createHttpServer(app.callback(), config.http);
   app.ws.listen({ ...parts.appDeps.feed.serverOptions, server: http });
   await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,7 @@
 //   node deploy/docker/agent-package.mjs [ENTRY]   (default dist/agent/src/cli.js)
 // ENTRY may be the TypeScript source (agent/src/cli.ts): `x.js` imports then resolve to `x.ts`.
 // Fails when the agent reaches a file outside agent/ and shared/, or a package that is not
-// a production dependency.
+// a production dependency. deploy/debian/build.mjs imports agentPackage() for the .deb.
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -21,8 +21,7 @@ const SPECIFIERS = [
 const ALLOWED_DIRS = [/^(dist\/)?agent\//, /^(dist\/)?shared\//];
 
 function fail(message) {
-  process.stderr.write(`agent-package: ${message}\n`);
-  process.exit(1);
+  throw new Error(`agent-package: ${message}`);
 }
 
 function specifiersOf(file) {
@@ -60,25 +59,36 @@ function walk(entry) {
   return { files, packages };
 }
 
-const entry = resolve(root, process.argv[2] ?? join('dist', 'agent', 'src', 'cli.js'));
-if (!existsSync(entry)) fail(`${relative(root, entry)} does not exist (build first: npx tsc -p deploy/docker/tsconfig.agent.json)`);
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const { packages } = walk(entry);
-const dependencies = {};
-for (const name of [...packages].sort()) {
-  if (!pkg.dependencies?.[name]) fail(`the agent imports ${name}, which is not in package.json's dependencies`);
-  dependencies[name] = pkg.dependencies[name];
+/** The agent's package.json (an object) for the entry file, given relative to the repository. */
+export function agentPackage(entryPath = join('dist', 'agent', 'src', 'cli.js')) {
+  const entry = resolve(root, entryPath);
+  if (!existsSync(entry)) fail(`${relative(root, entry)} does not exist (build first: npx tsc -p deploy/docker/tsconfig.agent.json)`);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const { packages } = walk(entry);
+  const dependencies = {};
+  for (const name of [...packages].sort()) {
+    if (!pkg.dependencies?.[name]) fail(`the agent imports ${name}, which is not in package.json's dependencies`);
+    dependencies[name] = pkg.dependencies[name];
+  }
+  return {
+    // The agent finds its version by the name "outpost" (agent/src/version.ts).
+    name: pkg.name,
+    version: pkg.version,
+    private: true,
+    type: pkg.type,
+    engines: pkg.engines,
+    dependencies,
+    bin: pkg.bin,
+    // npm's approval of install scripts (net-ping's raw-socket, ssh2's cpu-features).
+    allowScripts: pkg.allowScripts,
+  };
 }
-const agentPackage = {
-  // The agent finds its version by the name "outpost" (agent/src/version.ts).
-  name: pkg.name,
-  version: pkg.version,
-  private: true,
-  type: pkg.type,
-  engines: pkg.engines,
-  dependencies,
-  bin: pkg.bin,
-  // npm's approval of install scripts (net-ping's raw-socket, ssh2's cpu-features).
-  allowScripts: pkg.allowScripts,
-};
-process.stdout.write(`${JSON.stringify(agentPackage, null, 2)}\n`);
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    process.stdout.write(`${JSON.stringify(agentPackage(process.argv[2]), null, 2)}\n`);
+  } catch (err) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}

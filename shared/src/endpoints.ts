@@ -14,6 +14,13 @@ export function isHost(value: string): boolean {
 }
 
 /** "db.internal:5432", "10.0.0.1:22", "[::1]:6379"; null when malformed. */
+/** An address the agent may reach in plaintext (the control plane says when --insecure is needed). */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
 export function parseHostPort(value: string): HostPort | null {
   const match = /^(?:\[([0-9a-f:.%]+)\]|([^:[\]\s]+)):(\d{1,5})$/i.exec(value);
   if (!match) return null;

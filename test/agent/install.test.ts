@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { install, mergeEnvironment, PACKAGED_DATA_DIR, PACKAGED_USER, uninstall } from '../../agent/src/cli/install-command.js';
+import { UsageError } from '../../agent/src/cli/usage-error.js';
 import { peerBinary } from '../fixtures/peers/require-peer.js';
 
 function cli(...args: string[]) {
@@ -64,5 +66,83 @@ describe('agent install', function () {
   it('refuses a bad location or server with exit code 2', () => {
     expect(cli('install', '--server', 'nope', '--token', 't', '--location', 'x', '--root', root).code).to.equal(2);
     expect(cli('install', '--server', 'a:1', '--token', 't', '--location', 'has space', '--root', root).code).to.equal(2);
+  });
+});
+
+describe('agent install from the Debian package', () => {
+  let root: string;
+  const flags = { server: 'cp.example.com:9090', token: 'opa_the-secret-token-value', location: 'berlin', dataDir: PACKAGED_DATA_DIR, user: PACKAGED_USER };
+  const envFile = () => path.join(root, 'etc/outpost-agent/agent.env');
+  beforeEach(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'outpost-install-deb-'));
+    mkdirSync(path.join(root, 'etc/outpost-agent'), { recursive: true });
+    // As the package's postinst leaves it; our own group, so the test need not be root.
+    writeFileSync(path.join(root, 'etc/group'), `root:x:0:\n${PACKAGED_USER}:x:${process.getgid!()}:\n`);
+    writeFileSync(envFile(), readFileSync('deploy/debian/agent.env', 'utf8'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('fills in the package\'s environment file, keeping its comments and other settings, and writes no unit', () => {
+    writeFileSync(envFile(), `${readFileSync(envFile(), 'utf8')}OUTPOST_STATUS_ADDR=127.0.0.1:9465\n`);
+    const lines: string[] = [];
+    expect(install({ ...flags, root }, (l) => lines.push(l), 'package')).to.equal(0);
+    const env = readFileSync(envFile(), 'utf8');
+    expect(env).to.match(/^# Outpost agent settings/);
+    expect(env.split('\n').filter((l) => !l.startsWith('#') && l !== '')).to.deep.equal([
+      'OUTPOST_SERVER=cp.example.com:9090',
+      'OUTPOST_TOKEN=opa_the-secret-token-value',
+      'OUTPOST_LOCATION=berlin',
+      'OUTPOST_STATUS_ADDR=127.0.0.1:9465',
+    ]);
+    expect(statSync(envFile()).mode & 0o777).to.equal(0o640);
+    expect(statSync(envFile()).gid).to.equal(process.getgid!());
+    expect(existsSync(path.join(root, 'etc/systemd'))).to.equal(false);
+    expect(lines.at(-1)).to.equal('start it with: systemctl enable outpost-agent && systemctl restart outpost-agent');
+  });
+
+  it('masks the token on --dry-run and changes nothing', () => {
+    const before = readFileSync(envFile(), 'utf8');
+    const lines: string[] = [];
+    install({ ...flags, root, dryRun: true }, (l) => lines.push(l), 'package');
+    expect(lines.join('\n')).to.include('OUTPOST_TOKEN=opa_th…').and.not.include('the-secret-token-value');
+    expect(readFileSync(envFile(), 'utf8')).to.equal(before);
+  });
+
+  it('refuses another user or data directory, which the packaged unit fixes', () => {
+    expect(() => install({ ...flags, root, user: 'someone' }, () => {}, 'package')).to.throw(UsageError, /drop-in/);
+    expect(() => install({ ...flags, root, dataDir: '/srv/agent' }, () => {}, 'package')).to.throw(UsageError, /drop-in/);
+  });
+
+  it('says to reinstall when the package\'s group is missing', () => {
+    writeFileSync(path.join(root, 'etc/group'), 'root:x:0:\n');
+    expect(() => install({ ...flags, root }, () => {}, 'package')).to.throw(/group outpost-agent is missing: reinstall/);
+  });
+
+  it('leaves purging to apt', () => {
+    expect(() => uninstall({ root, dataDir: PACKAGED_DATA_DIR, purge: true }, () => {}, 'package')).to.throw(UsageError, /apt purge/);
+  });
+});
+
+describe('mergeEnvironment', () => {
+  it('replaces the first line of each setting, drops repeats, appends new ones and keeps the rest', () => {
+    const merged = mergeEnvironment('# c\nA=1\nB=2\nA=3\nE=1\n\n', { A: 'x', C: 'y', D: undefined, E: null });
+    expect(merged).to.equal('# c\nA=x\nB=2\nC=y\n');
+  });
+});
+
+describe('agent install --insecure from the Debian package', () => {
+  it('writes OUTPOST_INSECURE=true, and removes it when installed again without the flag', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'outpost-install-deb-'));
+    try {
+      mkdirSync(path.join(root, 'etc'), { recursive: true });
+      writeFileSync(path.join(root, 'etc/group'), `${PACKAGED_USER}:x:${process.getgid!()}:\n`);
+      const flags = { server: 'cp.example.com:9090', token: 't', location: 'x', dataDir: PACKAGED_DATA_DIR, user: PACKAGED_USER, root };
+      install({ ...flags, insecure: true }, () => {}, 'package');
+      expect(readFileSync(path.join(root, 'etc/outpost-agent/agent.env'), 'utf8')).to.include('\nOUTPOST_INSECURE=true\n');
+      install(flags, () => {}, 'package');
+      expect(readFileSync(path.join(root, 'etc/outpost-agent/agent.env'), 'utf8')).to.not.include('OUTPOST_INSECURE');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

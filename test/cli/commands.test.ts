@@ -71,6 +71,11 @@ describe('outpost commands', () => {
       expect(JSON.parse(created.stdout).token).to.be.a('string').that.is.not.empty;
       const listed = await runCli(['agents', 'ls', '-o', 'json'], env);
       expect(JSON.parse(listed.stdout).map((a: { name: string }) => a.name)).to.include('rack-1');
+      const table = await runCli(['agents', 'create', 'rack-2', '--location', 'dc-1'], { ...env, OUTPOST_API_KEY: keyOfAdmin });
+      expect(table.code, table.stderr).to.equal(0);
+      const token = /^token \(shown once\): (\S+)$/m.exec(table.stdout)?.[1];
+      expect(table.stdout).to.include(`install and start it from the Debian package:\n  sudo apt install ./outpost-agent_*_amd64.deb\n  sudo outpost-agent install --server `);
+      expect(table.stdout).to.include(` --token ${token} --location dc-1`);
     });
 
     it('lists alerts as JSON and reports an unknown alert', async () => {

@@ -34,6 +34,32 @@ describe('agents', () => {
     expect((await cp.api.get('/agents', u.token)).body.map((a: any) => a.id)).to.deep.equal([created.id]);
   });
 
+  it('answers the commands that install and start the agent, for this host and the bound gRPC port', async () => {
+    const u = await cp.api.newUser('agent-install');
+    const created = await register(u, 'berlin');
+    const flags = `--server 127.0.0.1:${cp.running.grpcPort} --token ${created.token} --location berlin`;
+    expect(created.install_commands).to.deep.equal({
+      server: `127.0.0.1:${cp.running.grpcPort}`,
+      deb: ['sudo apt install ./outpost-agent_*_amd64.deb', `sudo outpost-agent install ${flags}`],
+      checkout: ['npm install && npm run build', `sudo node dist/agent/src/cli.js install ${flags}`],
+    });
+    const rotated = (await cp.api.post(`/agents/${created.id}/token`, undefined, u.token)).body;
+    expect(rotated.install_commands.deb[1]).to.equal(`sudo outpost-agent install --server 127.0.0.1:${cp.running.grpcPort} --token ${rotated.token} --location berlin`);
+    expect((await cp.api.get(`/agents/${created.id}`, u.token)).body).to.not.have.property('install_commands');
+  });
+
+  it('gives agents PUBLIC_GRPC_ADDRESS, with --insecure while the gRPC endpoint has no TLS', async () => {
+    const behindNat = await startTestControlPlane({ env: { PUBLIC_GRPC_ADDRESS: 'outpost.example.com:443' } });
+    try {
+      const u = await behindNat.api.newUser('agent-public-address');
+      const created = (await behindNat.api.post('/agents', { name: 'edge', location: 'lab' }, u.token)).body;
+      expect(created.install_commands.server).to.equal('outpost.example.com:443');
+      expect(created.install_commands.deb[1]).to.equal(`sudo outpost-agent install --server outpost.example.com:443 --token ${created.token} --location lab --insecure`);
+    } finally {
+      await behindNat.stop();
+    }
+  });
+
   it('validates input and keeps organizations apart', async () => {
     const u = await cp.api.newUser('agent-invalid');
     const stranger = await cp.api.newUser('agent-stranger');

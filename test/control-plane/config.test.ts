@@ -45,6 +45,9 @@ describe('config', () => {
       ['PUBLIC_URL', 'status.example.com'],
       ['PUBLIC_URL', 'ftp://status.example.com'],
       ['PUBLIC_URL', 'https://status.example.com/'],
+      ['PUBLIC_GRPC_ADDRESS', 'outpost.example.com'],
+      ['PUBLIC_GRPC_ADDRESS', 'outpost.example.com:70000'],
+      ['PUBLIC_GRPC_ADDRESS', 'http://outpost.example.com:9090'],
     ] as const) {
       it(`refuses ${name}=${value} with one line naming the variable`, () => {
         expect(() => loadConfig({ [name]: value })).to.throw(ConfigError, new RegExp(`^invalid configuration: ${name} [^\\n]+$`));

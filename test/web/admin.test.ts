@@ -54,11 +54,15 @@ describe('dashboard: agents, locations, status pages and administration', functi
     const shown = page.getByRole('dialog', { name: 'Agent berlin-1 created' });
     const token = await shown.getByLabel('Token').inputValue();
     expect(token).to.match(/^opa_/);
-    const install = await shown.locator('pre').filter({ hasText: 'install' }).innerText();
-    expect(install).to.contain(`--token ${token}`).and.contain('--location office-berlin').and.contain('--server 127.0.0.1:9090');
+    const grpc = `127.0.0.1:${h.controlPlane.running.grpcPort}`;
+    const fromPackage = () => shown.locator('pre').filter({ hasText: 'apt install' }).innerText();
+    expect(await fromPackage()).to.equal(`sudo apt install ./outpost-agent_*_amd64.deb\nsudo outpost-agent install --server ${grpc} --token ${token} --location office-berlin`);
+    expect(await shown.getByLabel('Control plane gRPC address').inputValue()).to.equal(grpc);
     await shown.getByLabel('Control plane gRPC address').fill('agents.example.net:19090');
-    expect(await shown.locator('pre').filter({ hasText: 'install' }).innerText()).to.contain('--server agents.example.net:19090');
-    await shown.getByRole('button', { name: 'Copy install command' }).waitFor();
+    expect(await fromPackage()).to.contain('--server agents.example.net:19090');
+    expect(await shown.locator('pre').filter({ hasText: 'dist/agent/src/cli.js install' }).innerText()).to.contain('--server agents.example.net:19090');
+    await shown.getByRole('button', { name: 'Copy package commands' }).waitFor();
+    await shown.getByRole('button', { name: 'Copy checkout commands' }).waitFor();
     await shown.getByRole('button', { name: 'Done' }).click();
 
     const row = page.getByRole('row').filter({ hasText: 'berlin-1' });

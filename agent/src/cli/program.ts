@@ -35,13 +35,14 @@ export async function main(argv: string[], env: Record<string, string | undefine
 
   program
     .command('install')
-    .description('install this agent as a systemd service (unit, environment file with the token, data directory)')
+    .description('install this agent as a systemd service (unit, environment file with the token, data directory); from the Debian package, fill in /etc/outpost-agent/agent.env and start the packaged service')
     .requiredOption('--server <host:port>', 'control plane gRPC address, or several replicas separated by commas')
     .requiredOption('--token <token>', 'agent token')
     .requiredOption('--location <name>', 'location this agent checks from')
     .option('--data-dir <dir>', 'data directory', '/var/lib/outpost-agent')
     .option('--user <name>', 'system user the service runs as', 'outpost-agent')
     .option('--ca <file>', 'CA certificate to trust for the control plane')
+    .option('--insecure', 'plaintext to a control plane that is not on loopback (its gRPC endpoint has no TLS)')
     .option('--root <dir>', 'install under this folder instead of / (packaging, tests)', '/')
     .option('--dry-run', 'print what would be written and run, change nothing')
     .action(async (flags) => {

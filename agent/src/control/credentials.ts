@@ -2,9 +2,8 @@
 // client certificate when given (mTLS). Plaintext only to a loopback address or when the
 // operator asks for it explicitly with --insecure.
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
-import { parseHostPort } from '../../../shared/src/endpoints.js';
+import { isLoopback, parseHostPort } from '../../../shared/src/endpoints.js';
 import { splitServers } from './servers.js';
 
 export interface TransportOptions {
@@ -14,12 +13,6 @@ export interface TransportOptions {
   certFile?: string;
   keyFile?: string;
   insecure?: boolean;
-}
-
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
 }
 
 export function channelCredentials(o: TransportOptions): { credentials: ChannelCredentials; tls: boolean } {

@@ -78,8 +78,13 @@ export function resourceCommands(api: ApiClient, format: OutputFormat, print: Pr
     },
     async createAgent(name: string, location: string) {
       const agent = await api.post<Row>('/agents', { name, location });
-      // The registration token is shown once; the table form says so.
-      print(format === 'json' ? JSON.stringify(agent, null, 2) : `${render(agent, 'table', AGENT_COLUMNS)}\n\ntoken (shown once): ${agent.token}`);
+      // The registration token is shown once; the table form says so, with the commands that use it.
+      const install = (agent.install_commands?.deb ?? []).map((c: string) => `  ${c}`).join('\n');
+      print(
+        format === 'json'
+          ? JSON.stringify(agent, null, 2)
+          : `${render(agent, 'table', AGENT_COLUMNS)}\n\ntoken (shown once): ${agent.token}${install ? `\n\ninstall and start it from the Debian package:\n${install}` : ''}`,
+      );
     },
   };
 }

@@ -6,6 +6,7 @@ import { parseInput } from '../../http/validate.js';
 import type { ApiOperation } from '../../http/openapi/api-operation.js';
 import { AgentJson, AgentWithTokenJson, CreateAgentInput, toAgentJson } from './agents.schema.js';
 import type { AgentsService } from './agents.service.js';
+import { agentGrpcAddress, installCommands, type AgentInstallSettings } from './install-commands.js';
 
 const AgentId = z.uuid({ message: 'agent id must be a UUID' });
 const id = { id: AgentId };
@@ -23,8 +24,13 @@ export const agentsOperations: ApiOperation[] = [
   { method: 'delete', path: '/agents/:id', tag, summary: 'Remove an agent', params: id, responses: { 204: null } },
 ];
 
-export function agentsRoutes(agents: AgentsService, clock: Clock): Router {
+export function agentsRoutes(agents: AgentsService, clock: Clock, install: AgentInstallSettings): Router {
   const router = new Router({ prefix: '/agents' });
+  const withToken = (ctx: { hostname: string }, agent: Parameters<typeof toAgentJson>[0], token: string) => ({
+    ...toAgentJson(agent, clock.now()),
+    token,
+    install_commands: installCommands(agentGrpcAddress(install, ctx.hostname), { token, location: agent.location }, install.tls),
+  });
   const idOf = (params: Record<string, string | undefined>) => parseInput(AgentId, params.id, 'agent id');
 
   router.get('/', async (ctx) => {
@@ -34,14 +40,14 @@ export function agentsRoutes(agents: AgentsService, clock: Clock): Router {
     const input = parseInput(CreateAgentInput, ctx.request.body);
     const { agent, token } = await agents.create(actorOf(ctx), input);
     ctx.status = 201;
-    ctx.body = { ...toAgentJson(agent, clock.now()), token };
+    ctx.body = withToken(ctx, agent, token);
   });
   router.get('/:id', async (ctx) => {
     ctx.body = toAgentJson(await agents.get(actorOf(ctx), idOf(ctx.params)), clock.now());
   });
   router.post('/:id/token', async (ctx) => {
     const { agent, token } = await agents.rotateToken(actorOf(ctx), idOf(ctx.params));
-    ctx.body = { ...toAgentJson(agent, clock.now()), token };
+    ctx.body = withToken(ctx, agent, token);
   });
   router.delete('/:id/previous-token', async (ctx) => {
     ctx.body = toAgentJson(await agents.revokePreviousToken(actorOf(ctx), idOf(ctx.params)), clock.now());

@@ -43,5 +43,13 @@ export const AgentJson = z
   })
   .meta({ id: 'Agent' });
 
-/** The registration token is shown once, when it is made. */
-export const AgentWithTokenJson = AgentJson.extend({ token: z.string() }).meta({ id: 'AgentWithToken' });
+const InstallCommandsJson = z
+  .object({
+    server: z.string().meta({ description: 'The gRPC address the commands give the agent: PUBLIC_GRPC_ADDRESS, else the host name of this request and GRPC_PORT' }),
+    deb: z.array(z.string()).meta({ description: 'Run in order on the agent host, beside outpost-agent_<version>_amd64.deb (npm run build:agent): installs the package, writes the token to /etc/outpost-agent/agent.env and starts the service' }),
+    checkout: z.array(z.string()).meta({ description: 'The same from an Outpost checkout: builds it and installs a systemd unit that runs it' }),
+  })
+  .meta({ id: 'AgentInstallCommands', description: 'Shell commands (POSIX quoting) that install and start this agent with this token; --insecure is added when the gRPC endpoint has no TLS and the address is not loopback' });
+
+/** The registration token is shown once, when it is made, with the commands that use it. */
+export const AgentWithTokenJson = AgentJson.extend({ token: z.string(), install_commands: InstallCommandsJson }).meta({ id: 'AgentWithToken' });

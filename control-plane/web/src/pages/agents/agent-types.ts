@@ -15,6 +15,8 @@ export interface Agent {
 
 export interface AgentWithToken extends Agent {
   token: string;
+  /** Shell commands that install and start this agent with this token. */
+  install_commands: { server: string; deb: string[]; checkout: string[] };
 }
 
 /** The location the control plane's own agent checks from, for every organization. */
