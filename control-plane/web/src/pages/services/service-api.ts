@@ -15,12 +15,16 @@ export function useService(id: string | undefined) {
   });
 }
 
-/** Everything that lists services (overview, summary, list) refetches after a change. */
+/**
+ * Everything that lists services (overview, summary, list, and the plain lists forms choose
+ * from: depends on, status pages, maintenance windows) refetches after a change.
+ */
 function useInvalidateServices() {
   const org = useOrg();
   const client = useQueryClient();
   return (id?: string) => {
     void client.invalidateQueries({ queryKey: [org, 'services'] });
+    void client.invalidateQueries({ queryKey: queryKeys.resource(org, '/services') });
     if (id) void client.invalidateQueries({ queryKey: queryKeys.service(org, id) });
   };
 }
