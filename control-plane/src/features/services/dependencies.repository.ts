@@ -19,8 +19,8 @@ export interface ServiceDependencies {
 export const noDependencies = (): ServiceDependencies => ({ dependsOn: [], suppressedBy: [] });
 
 export interface DependenciesRepository {
-  /** The dependencies of each service that has any (one statement, whatever the count). */
-  forServices(serviceIds: string[]): Promise<Map<string, ServiceDependencies>>;
+  /** The dependencies of each of the organization's services that has any (one statement, whatever the count). */
+  forServices(organizationId: string, serviceIds: string[]): Promise<Map<string, ServiceDependencies>>;
   /** The organization's edges and the names `check` may need, read without a lock. */
   graph(organizationId: string, named: string[]): Promise<DependencyGraph>;
   /**
@@ -34,6 +34,15 @@ export interface DependenciesRepository {
    */
   addForNew(organizationId: string, serviceId: string, dependsOn: string[]): Promise<void>;
 }
+
+interface EdgeRow {
+  service_id: string;
+  id: string;
+  name: string;
+  status: string | null;
+}
+
+const EDGES = 'select d.service_id, p.id, p.name, p.status from service_dependencies d join services p on p.id = d.depends_on_id';
 
 export function createDependenciesRepository(sql: PooledSql): DependenciesRepository {
   const readGraph = async (query: PooledSql['query'], organizationId: string, named: string[]): Promise<DependencyGraph> => {
@@ -57,15 +66,18 @@ export function createDependenciesRepository(sql: PooledSql): DependenciesReposi
   };
 
   return {
-    async forServices(serviceIds) {
+    async forServices(organizationId, serviceIds) {
       const found = new Map<string, ServiceDependencies>();
       if (serviceIds.length === 0) return found;
-      const rows = await sql.query<{ service_id: string; id: string; name: string; status: string | null }>(
-        `select d.service_id, p.id, p.name, p.status from service_dependencies d join services p on p.id = d.depends_on_id
-          where d.service_id = any($1::uuid[]) order by d.service_id, d.position`,
-        [serviceIds],
-      );
+      // A page of the list is read by organization: the edges are few, and naming 2,000 ids
+      // cost the list 20 ms more than the whole organization's edges.
+      const rows =
+        serviceIds.length === 1
+          ? await sql.query<EdgeRow>(`${EDGES} where d.service_id = $1 order by d.position`, [serviceIds[0]])
+          : await sql.query<EdgeRow>(`${EDGES} join services s on s.id = d.service_id where s.organization_id = $1 order by d.service_id, d.position`, [organizationId]);
+      const wanted = new Set(serviceIds);
       for (const r of rows) {
+        if (!wanted.has(r.service_id)) continue;
         let deps = found.get(r.service_id);
         if (!deps) found.set(r.service_id, (deps = { dependsOn: [], suppressedBy: [] }));
         deps.dependsOn.push(r.id);

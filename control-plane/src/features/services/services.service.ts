@@ -54,7 +54,7 @@ export function createServicesService({ services, dependencies, overview, access
   const viewWith = (s: ServiceRecord, deps: ServiceDependencies): ServiceView => ({ ...s, options: maskSecrets(s.options), ...deps });
   /** The services as answered: secrets masked, dependencies read in one statement for them all. */
   const views = async (found: ServiceRecord[]): Promise<ServiceView[]> => {
-    const deps = await dependencies.forServices(found.map((s) => s.id));
+    const deps = found.length === 0 ? new Map<string, ServiceDependencies>() : await dependencies.forServices(found[0]!.organizationId, found.map((s) => s.id));
     return found.map((s) => viewWith(s, deps.get(s.id) ?? noDependencies()));
   };
   const view = async (s: ServiceRecord): Promise<ServiceView> => (await views([s]))[0]!;
