@@ -4,8 +4,7 @@
 import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
-import { poll } from '../support/poll.js';
+import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { sql } from '../support/sql.js';
 
 const UUID_IN_PATH = /\/[0-9a-f]{8}-[0-9a-f]{4}-/;
@@ -21,8 +20,7 @@ describe('access on every route', () => {
 
   before(async () => {
     cp = await startTestControlPlane();
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running);
     owner = await cp.api.newUser('table-owner');
     colleague = await cp.api.newUser('table-colleague');
     const made = async (path: string, body: unknown) => {

@@ -4,7 +4,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 
@@ -16,8 +16,7 @@ describe('agent stream', () => {
     cp = await startTestControlPlane();
     user = await cp.api.newUser('stream');
     await sql(`update organizations set plan = 'unlimited' where id = $1`, [user.orgId]);
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken, 'local');
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running, 'local');
   });
   after(async () => {
     agent?.close();

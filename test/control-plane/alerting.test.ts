@@ -4,9 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { MovableClock } from '../support/movable-clock.js';
-import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 import { startHttpReceiver, type HttpReceiver } from '../fixtures/http-receiver.js';
 
@@ -19,8 +18,7 @@ describe('alerting', () => {
   before(async () => {
     receiver = await startHttpReceiver();
     cp = await startTestControlPlane({ start: { clock, retry: { maxAttempts: 5, baseDelayMs: 50 }, jobIntervalMs: 100 } });
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running);
   });
   after(async () => {
     agent?.close();

@@ -4,8 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
-import { poll } from '../support/poll.js';
+import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { sql } from '../support/sql.js';
 import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from '../fixtures/http-receiver.js';
 
@@ -19,8 +18,7 @@ describe('chat providers and Opsgenie', () => {
   before(async () => {
     receiver = await startHttpReceiver();
     cp = await startTestControlPlane({ env: { PUBLIC_URL, PAGER_EVENTS_URL: `${receiver.url}/pagerduty` }, start: { retry: { maxAttempts: 3, baseDelayMs: 50 }, jobIntervalMs: 100 } });
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken, 'eu-west');
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running, 'eu-west');
   });
   after(async () => {
     agent?.close();

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
-import { poll } from '../support/poll.js';
+import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 
 describe('service history routes', () => {
   let cp: TestControlPlane;
@@ -15,8 +14,7 @@ describe('service history routes', () => {
   before(async () => {
     cp = await startTestControlPlane();
     user = await cp.api.newUser('history');
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running);
     serviceId = (await cp.api.post('/services', { name: 'h', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP' }, user.token)).body.id;
     await agent.sendResults([
       { serviceId, ok: true, responseTimeMs: 100, checkedAtMs: minutes(3) },

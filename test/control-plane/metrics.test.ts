@@ -7,7 +7,7 @@ import { getMetricsFromIterator, type PromData, type PromHistogramData, type Pro
 import WebSocket from 'ws';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 import { freePort } from '../fixtures/peers/net-fixtures.js';
@@ -71,8 +71,7 @@ describe('metrics', () => {
     before(async () => {
       cp = await startTestControlPlane();
       user = await unlimitedUser(cp, 'metrics');
-      agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken, location);
-      await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+      agent = await connectReadyAgent(cp.running, location);
       services.up = await createService(cp, user, 'metrics-up', location);
       services.down = await createService(cp, user, 'metrics-down', location);
     });
@@ -228,8 +227,7 @@ describe('metrics', () => {
     it('exports at most METRICS_MAX_SERVICES services and counts the others', async () => {
       const location = uniqueLocation();
       const user = await unlimitedUser(cp, 'metrics-cap');
-      agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken, location);
-      await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+      agent = await connectReadyAgent(cp.running, location);
       const ids = [await createService(cp, user, 'cap-a', location), await createService(cp, user, 'cap-b', location)];
       expect(await agent.sendResults(ids.map((serviceId) => ({ serviceId })))).to.equal(2);
       const families = await scrape(metricsUrl, token);

@@ -4,7 +4,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 import { startHttpReceiver, type HttpReceiver } from '../fixtures/http-receiver.js';
@@ -31,8 +31,7 @@ describe('notifications', () => {
       SMS_FROM: '+15555550199',
     };
     cp = await startTestControlPlane({ env, start: fast });
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running);
   });
   after(async () => {
     agent?.close();

@@ -5,9 +5,8 @@ import { expect } from 'chai';
 import { HISTOGRAM_BUCKETS, histogramBucket } from '../../control-plane/src/features/checks/response-histogram.js';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { MovableClock } from '../support/movable-clock.js';
-import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 
 const HOUR = 3_600_000;
@@ -20,8 +19,7 @@ describe('rollups, partitions and retention', () => {
 
   before(async () => {
     cp = await startTestControlPlane({ start: { clock }, env: { CHECK_RETENTION_DAYS: '2' } });
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running);
   });
   after(async () => {
     agent?.close();

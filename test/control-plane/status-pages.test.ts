@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
-import { poll } from '../support/poll.js';
+import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 
 const DAY = 86_400_000;
 
@@ -13,8 +12,7 @@ describe('status pages', () => {
 
   before(async () => {
     cp = await startTestControlPlane();
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running);
   });
   after(async () => {
     agent?.close();

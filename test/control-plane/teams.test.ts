@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { MovableClock } from '../support/movable-clock.js';
 import { poll } from '../support/poll.js';
 import { startSmtpSink, type SmtpSink } from '../fixtures/smtp-sink.js';
@@ -21,8 +21,7 @@ describe('teams', () => {
       env: smtp.env,
       start: { clock, retry: { maxAttempts: 3, baseDelayMs: 50 }, jobIntervalMs: 100 },
     });
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running);
   });
   after(async () => {
     agent?.close();

@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 
@@ -60,8 +60,7 @@ describe('websocket feed', () => {
   before(async () => {
     cp = await startTestControlPlane();
     [alice, bob] = await Promise.all([cp.api.newUser('ws-alice'), cp.api.newUser('ws-bob')]);
-    agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken);
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(cp.running);
   });
   after(async () => {
     for (const s of sockets) s.terminate();

@@ -66,3 +66,10 @@ export async function connectScriptedAgent(grpcPort: number, token: string, loca
     },
   };
 }
+
+/** The shared-token agent of a test control plane, once it holds its first snapshot. */
+export async function connectReadyAgent(running: { grpcPort: number; agentToken: string }, location?: string): Promise<ScriptedAgent> {
+  const agent = await connectScriptedAgent(running.grpcPort, running.agentToken, location);
+  await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+  return agent;
+}
