@@ -96,7 +96,10 @@ export interface AppDeps {
 export function createApiRouter(deps: AppDeps): Router {
   const api = new Router({ prefix: '/api/v1' });
   const publicRoutes = [healthRoutes(deps.pingDatabase), openApiRoutes(apiOperations), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages)];
-  for (const r of publicRoutes) api.use(r.routes(), r.allowedMethods());
+  // No allowedMethods() per router: nested routes are copied into this one, so the single
+  // api.allowedMethods() of createApp answers 405/501 from the same matched routes, while each
+  // router's own would be one more layer on every request (22 of them cost a tenth of a cheap GET).
+  for (const r of publicRoutes) api.use(r.routes());
 
   const protectedRoutes = [
     servicesRoutes(deps.services),
@@ -119,8 +122,8 @@ export function createApiRouter(deps: AppDeps): Router {
   const guarded = new Router();
   guarded.use(authenticate(deps.verifyCredential));
   if (deps.apiLimiter) guarded.use(apiRateLimit(deps.apiLimiter));
-  for (const r of protectedRoutes) guarded.use(r.routes(), r.allowedMethods());
-  api.use(guarded.routes(), guarded.allowedMethods());
+  for (const r of protectedRoutes) guarded.use(r.routes());
+  api.use(guarded.routes());
   return api;
 }
 
