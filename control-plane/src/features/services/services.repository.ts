@@ -53,6 +53,7 @@ export interface ServicesRepository {
 }
 
 export function createServicesRepository(em: () => EntityManager, sql: PooledSql): ServicesRepository {
+  const findForUser = sql.prepared('service_for_user', FIND_FOR_USER);
   return {
     async insertWithinPlan(service) {
       // An uncapped organization takes one statement and no lock: the cap's row lock would
@@ -83,8 +84,8 @@ export function createServicesRepository(em: () => EntityManager, sql: PooledSql
     async findForUser(serviceId, userId) {
       // One statement for the row, its dependencies' ids and the access check: the hot read of
       // GET /services/{id}; a second only for a service that has dependencies.
-      const [row] = await sql.query(FIND_FOR_USER, [userId, serviceId]);
-      if (!row) return null;
+      const [row] = await findForUser([userId, serviceId]);
+      if (!row?.role) return null;
       const dependsOn = (row.depends_on as string[] | null) ?? [];
       const red = dependsOn.length === 0 ? [] : await sql.query<{ id: string; name: string }>("select id, name from services where id = any($1::uuid[]) and status = 'RED'", [dependsOn]);
       const suppressedBy = dependsOn.flatMap((id) => red.filter((p) => p.id === id));
@@ -129,11 +130,21 @@ export function createServicesRepository(em: () => EntityManager, sql: PooledSql
   };
 }
 
-// The ids only, from the edges' primary key: a join for the RED ones in the same statement cost
-// P5 a quarter of its requests per second, for the few services that have dependencies.
-const FIND_FOR_USER = `select s.*, m.role,
+/** The columns toServiceRecord reads. */
+const SERVICE_COLUMNS = [
+  'id', 'organization_id', 'name', 'description', 'environment', 'endpoint', 'check_type', 'check_interval_seconds', 'timeout_seconds',
+  'tags', 'locations', 'options', 'status', 'last_checked_at', 'last_response_time_ms', 'config_version', 'created_at', 'updated_at',
+];
+
+// The row by its primary key, the user's role (null: not a member) and its dependencies' ids
+// from their primary keys. Subqueries, not a join: joined with memberships, the planner may
+// walk services by organization and filter on the id, reading every row (and dead row) of the
+// organization index. The ids only: a join for the RED ones in the same statement cost P5 a
+// quarter of its requests per second, for the few services that have dependencies.
+const FIND_FOR_USER = `select ${SERVICE_COLUMNS.map((c) => `s.${c}`).join(', ')},
+    (select m.role from memberships m where m.organization_id = s.organization_id and m.user_id = $1) as role,
     (select array_agg(d.depends_on_id order by d.position) from service_dependencies d where d.service_id = s.id) as depends_on
-  from services s join memberships m on m.organization_id = s.organization_id and m.user_id = $1 where s.id = $2`;
+  from services s where s.id = $2`;
 
 const INSERT =
   'insert into services (id, organization_id, name, description, environment, endpoint, check_type, check_interval_seconds, timeout_seconds, tags, locations, options)';
