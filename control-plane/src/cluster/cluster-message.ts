@@ -34,6 +34,9 @@ export function encodeEnvelope(envelope: Envelope): string {
   return JSON.stringify({ ...envelope.message, from: envelope.from });
 }
 
+// Made once: a zod schema made per message costs more than the message (every create sends one).
+const Sender = z.object({ from: z.string() });
+
 export function decodeEnvelope(payload: string): Envelope | undefined {
   let raw: unknown;
   try {
@@ -41,7 +44,7 @@ export function decodeEnvelope(payload: string): Envelope | undefined {
   } catch {
     return undefined;
   }
-  const from = z.object({ from: z.string() }).safeParse(raw);
+  const from = Sender.safeParse(raw);
   const message = ClusterMessageSchema.safeParse(raw);
   return from.success && message.success ? { from: from.data.from, message: message.data } : undefined;
 }
