@@ -104,7 +104,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   // Bound below, once the parts it reaches exist; called only after start.
   let replication: Replication | undefined;
   const tokens = createTokenService(secrets.jwtSecret);
-  const access = createOrganizationAccess(createOrganizationsRepository(db.em));
+  const access = createOrganizationAccess(createOrganizationsRepository(db.em, sql));
   const hasher = createPasswordHasher();
   const verifiedKeys = createVerifiedKeys();
   const apiKeys = createApiKeysService(createApiKeysRepository(db.em), hasher, access, verifiedKeys, (id) => replication!.apiKeyRevoked(id));
