@@ -173,6 +173,8 @@ describe('services routes', () => {
 
     it('answers X-Total-Count and keeps creation order by default', async () => {
       expect(await names('')).to.deep.equal({ names: ['web', 'Api', 'db', 'cache'], total: '4' });
+      expect(await names('environment=production')).to.deep.equal({ names: ['web', 'Api'], total: '2' });
+      expect(await names('q=nothing-matches')).to.deep.equal({ names: [], total: '0' });
     });
 
     it('filters by environment, location, PENDING status and text, each and combined', async () => {
