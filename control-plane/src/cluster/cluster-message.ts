@@ -13,6 +13,8 @@ export const ClusterMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('placement'), location: z.string() }),
   /** Live events stored as cluster_events row `seq`, about these organizations (absent: too many to name). */
   z.object({ k: z.literal('events'), seq: z.number().int(), orgs: z.array(id).optional() }),
+  /** A replica started: the others relay their live events from now on (replica-lease.ts). */
+  z.object({ k: z.literal('replica'), id }),
   /** An organization's alert rules changed. */
   z.object({ k: z.literal('rules'), org: id }),
   /** An API key was revoked: no replica may keep accepting it. */
@@ -34,6 +36,8 @@ export function encodeEnvelope(envelope: Envelope): string {
   return JSON.stringify({ ...envelope.message, from: envelope.from });
 }
 
+const FromSchema = z.object({ from: z.string() });
+
 export function decodeEnvelope(payload: string): Envelope | undefined {
   let raw: unknown;
   try {
@@ -41,7 +45,7 @@ export function decodeEnvelope(payload: string): Envelope | undefined {
   } catch {
     return undefined;
   }
-  const from = z.object({ from: z.string() }).safeParse(raw);
+  const from = FromSchema.safeParse(raw);
   const message = ClusterMessageSchema.safeParse(raw);
   return from.success && message.success ? { from: from.data.from, message: message.data } : undefined;
 }
