@@ -122,7 +122,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const sharedLimiters = postgresRateLimiters(db.knex());
 
   const servicesRepo = createServicesRepository(db.em, sql);
-  const lease = createReplicaLease(sql.query, cluster.replicaId);
+  const lease = createReplicaLease(sql.query, cluster.replicaId, () => cluster.publish({ k: 'replica', id: cluster.replicaId }));
+  cluster.on('replica', () => lease.otherJoined());
   const hub = createAssignmentHub({
     sessions: createAgentSessionsRepository(sql.query, cluster.replicaId),
     announce: (location) => cluster.publish({ k: 'placement', location }),
@@ -164,7 +165,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
 
   const partitions = createPartitionKeeper(db.em, clock, config.checkRetentionDays);
   const retentionJob = createPeriodicJob('check retention', RETENTION_INTERVAL_MS, partitions.maintain, logger);
-  const relay = db.embedded ? NO_RELAY : createEventRelay({ bus: cluster, query: sql.query, events: bus, follows: feed.follows, logger });
+  const relay = db.embedded ? NO_RELAY : createEventRelay({ bus: cluster, query: sql.query, events: bus, follows: feed.follows, othersAlive: lease.othersAlive, logger });
   const ingest = createIngestService({
     transaction: db.transaction,
     results: createCheckResultsRepository(),
@@ -173,6 +174,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     planner,
     events: bus,
     relay,
+    follows: feed.follows,
     wakeDispatcher,
     clock,
     logger: logger.child({ component: 'ingest' }),

@@ -56,7 +56,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   parts.retentionJob.start();
   // Listening to the other replicas, and holding a lease, before the first agent arrives.
   await parts.cluster.start();
-  await parts.lease.renew();
+  await parts.lease.join();
   parts.upkeep.start();
 
   const grpc = await startGrpcServer(parts.gateway, config.host, config.grpcPort, config.grpcTls);

@@ -208,3 +208,40 @@ describe('replicas on one PostgreSQL', function () {
     });
   });
 });
+
+describe('a replica alone on PostgreSQL', function () {
+  this.timeout(60_000);
+  const started: TestControlPlane[] = [];
+  const feeds: Feed[] = [];
+  let agent: ScriptedAgent | undefined;
+  after(async () => {
+    for (const f of feeds) f.socket.terminate();
+    agent?.close();
+    for (const cp of started.reverse()) await cp.stop();
+  });
+
+  it('relays no live events while no other replica lives, and relays them as soon as one starts', async () => {
+    // A replica another test killed keeps its lease for a few seconds.
+    await poll(async () => (await sql(`select 1 from control_plane_replicas where expires_at > now()`)).length === 0, { what: 'no live replica', timeoutMs: 15_000 });
+    const solo = await startTestControlPlane();
+    started.push(solo);
+    const user = await solo.api.newUser('replica-alone');
+    agent = await connectScriptedAgent(solo.running.grpcPort, solo.running.agentToken, 'alone');
+    await poll(() => agent!.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    const service = await solo.api.post('/services', { name: 'alone', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP', check_interval_seconds: 3600, locations: ['alone'] }, user.token);
+    expect(service.status, service.text).to.equal(201);
+    const relayed = async () => (await sql(`select 1 from cluster_events where origin = $1`, [solo.running.replicaId])).length;
+
+    expect(await agent.sendResults([{ serviceId: service.body.id }]), 'stored').to.equal(1);
+    expect(await relayed(), 'events relayed by a replica alone').to.equal(0);
+
+    const second = await startTestControlPlane();
+    started.push(second);
+    const feed = await openFeed(second, user.token);
+    feeds.push(feed);
+    const id = randomUUID();
+    await agent.sendResults([{ id, serviceId: service.body.id }]);
+    await poll(() => feed.messages.some((m) => m.type === 'check_result' && m.data.id === id), { what: "the result on the second replica's feed", timeoutMs: 5_000 });
+    expect(await relayed()).to.be.greaterThan(0);
+  });
+});

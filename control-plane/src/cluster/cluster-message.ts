@@ -13,6 +13,8 @@ export const ClusterMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('placement'), location: z.string() }),
   /** Live events stored as cluster_events row `seq`, about these organizations (absent: too many to name). */
   z.object({ k: z.literal('events'), seq: z.number().int(), orgs: z.array(id).optional() }),
+  /** A replica started: the others relay their live events from now on (replica-lease.ts). */
+  z.object({ k: z.literal('replica'), id }),
   /** An organization's alert rules changed. */
   z.object({ k: z.literal('rules'), org: id }),
   /** An API key was revoked: no replica may keep accepting it. */

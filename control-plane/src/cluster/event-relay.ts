@@ -4,6 +4,8 @@
 // is announced, exactly once, even if this replica dies right after the commit. Each replica
 // publishes the events it made itself to its own clients directly. When its bus reconnects, a
 // replica reads the rows it missed meanwhile; the numbers it has handled keep each row once.
+// A replica alone stores nothing: no other replica has clients to give the events to, and a
+// replica that starts announces itself before it takes any client (replica-lease.ts).
 import { queryBound, type Tx } from '../db/tx.js';
 import type { Query } from '../db/pooled-sql.js';
 import type { Logger } from '../logger.js';
@@ -16,6 +18,8 @@ const MAX_NAMED_ORGANIZATIONS = 150;
 const KEEP_SECONDS = 300;
 
 export interface EventRelay {
+  /** Whether another replica may want this one's live events (they are relayed only then). */
+  wanted(): boolean;
   /** Hands `events` to the other replicas when `tx` commits. */
   relay(tx: Tx, events: OrganizationEvent[]): Promise<void>;
   /** Deletes rows every replica has had time to read; answers how many. */
@@ -23,7 +27,7 @@ export interface EventRelay {
 }
 
 /** One process: its own clients already have every event. */
-export const NO_RELAY: EventRelay = { relay: async () => undefined, prune: async () => 0 };
+export const NO_RELAY: EventRelay = { wanted: () => false, relay: async () => undefined, prune: async () => 0 };
 
 export interface EventRelayDeps {
   bus: ClusterBus;
@@ -32,10 +36,12 @@ export interface EventRelayDeps {
   events: EventBus;
   /** Has this replica a client of the organization? Others' events are not even read. */
   follows(organizationId: string): boolean;
+  /** Whether another replica is alive to read relayed events. */
+  othersAlive(): boolean;
   logger: Logger;
 }
 
-export function createEventRelay({ bus, query, events, follows, logger }: EventRelayDeps): EventRelay {
+export function createEventRelay({ bus, query, events, follows, othersAlive, logger }: EventRelayDeps): EventRelay {
   /** Rows published here, with when: a row comes once, live or when catching up. */
   const handled = new Map<number, number>();
   const publish = (seq: number, body: OrganizationEvent[]) => {
@@ -62,8 +68,9 @@ export function createEventRelay({ bus, query, events, follows, logger }: EventR
   });
 
   return {
+    wanted: othersAlive,
     async relay(tx, batch) {
-      if (batch.length === 0) return;
+      if (batch.length === 0 || !othersAlive()) return;
       const [row] = await queryBound<{ seq: string }>(tx, 'insert into cluster_events (origin, body) values (?, ?::json) returning seq', [bus.replicaId, JSON.stringify(batch)]);
       const orgs = [...new Set(batch.map((e) => e.organizationId))];
       await bus.publish({ k: 'events', seq: Number(row!.seq), orgs: orgs.length <= MAX_NAMED_ORGANIZATIONS ? orgs : undefined }, tx);

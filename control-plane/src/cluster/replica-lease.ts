@@ -1,6 +1,8 @@
 // This replica's lease among the control-plane replicas (migration 0014). While it is renewed,
 // the agent streams this replica holds count as online; when the replica dies, they stop
-// counting once the lease runs out, and the other replicas move those agents' services.
+// counting once the lease runs out, and the other replicas move those agents' services. The
+// leases also tell a replica whether it is alone: then no other replica's WebSocket clients
+// can want its live events, and it need not store them for relaying (event-relay.ts).
 import type { Query } from '../db/pooled-sql.js';
 
 /** Renewed every LEASE_SECONDS / 3, so two missed renewals are survived. */
@@ -9,21 +11,45 @@ export const LEASE_SECONDS = 6;
 const FORGET_AFTER_SECONDS = 60;
 
 export interface ReplicaLease {
+  /** Takes the lease and announces this replica, so that the others relay their live events to it at once. */
+  join(): Promise<void>;
   renew(): Promise<void>;
   /** A clean stop: this replica's agents stop counting at once. */
   retire(): Promise<void>;
   /** Deletes replicas long dead; answers how many. */
   forgetDead(): Promise<number>;
+  /** Another replica holds a live lease, or announced itself within a lease's length. */
+  othersAlive(): boolean;
+  /** Another replica announced itself (it may have started after the last renewal). */
+  otherJoined(): void;
 }
 
-export function createReplicaLease(query: Query, replicaId: string): ReplicaLease {
+export function createReplicaLease(query: Query, replicaId: string, announce: () => Promise<void>): ReplicaLease {
+  // Until the first renewal says otherwise, others are assumed: relaying needlessly is harmless.
+  let others = 1;
+  let joinedAt = 0;
+  const renew = async () => {
+    const [row] = await query<{ others: number }>(
+      `with mine as (
+         insert into control_plane_replicas (id, expires_at) values ($1, now() + make_interval(secs => $2))
+         on conflict (id) do update set expires_at = excluded.expires_at
+       )
+       select count(*)::int as others from control_plane_replicas where id <> $1 and expires_at > now()`,
+      [replicaId, LEASE_SECONDS],
+    );
+    others = row?.others ?? 0;
+  };
   return {
-    async renew() {
-      await query(
-        `insert into control_plane_replicas (id, expires_at) values ($1, now() + make_interval(secs => $2))
-         on conflict (id) do update set expires_at = excluded.expires_at`,
-        [replicaId, LEASE_SECONDS],
-      );
+    async join() {
+      await renew();
+      await announce();
+    },
+    renew,
+    othersAlive() {
+      return others > 0 || Date.now() - joinedAt < LEASE_SECONDS * 1000;
+    },
+    otherJoined() {
+      joinedAt = Date.now();
     },
     async retire() {
       await query('delete from control_plane_replicas where id = $1', [replicaId]);

@@ -56,8 +56,9 @@ export function createPartitionKeeper(em: () => EntityManager, clock: Clock, ret
 
   return {
     async ensure(times) {
-      const missing = [...new Set(times.map(dayKey))].filter((d) => !known.has(d));
-      await create(missing);
+      const days = new Set<number>();
+      for (const t of times) days.add(Math.floor(t.getTime() / DAY_MS));
+      await create([...days].map((day) => dayKey(day * DAY_MS)).filter((d) => !known.has(d)));
     },
 
     async maintain() {
