@@ -98,7 +98,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const { clock } = options;
   const secretBox = createSecretBox(secrets.dataKeys, secrets.jwtSecret);
   const bus = createEventBus((err) => logger.error({ err }, 'event listener failed'));
-  const sql = pooledSql(db.knex());
+  const sql = pooledSql(db.knex(), { prepare: !db.embedded });
   // The embedded database serves one process, so there are no other replicas to tell.
   const cluster = db.embedded || !config.databaseUrl ? createLocalBus() : createPostgresBus({ url: config.databaseUrl, query: sql.query, logger: logger.child({ component: 'cluster' }) });
   // Bound below, once the parts it reaches exist; called only after start.

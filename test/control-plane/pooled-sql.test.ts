@@ -9,11 +9,11 @@ import { testDatabase } from '../support/test-database.js';
 
 describe('pooled statements prepared by name', () => {
   const opened: Database[] = [];
-  const open = async () => {
+  const open = async (prepare = true, connections?: number) => {
     const { url, poolSize } = await testDatabase();
-    const db = await openDatabase({ url, embeddedDataDir: null, poolSize, logger: createLogger('silent') });
+    const db = await openDatabase({ url, embeddedDataDir: null, poolSize: connections ?? poolSize, logger: createLogger('silent') });
     opened.push(db);
-    return pooledSql(db.knex());
+    return pooledSql(db.knex(), { prepare });
   };
   after(() => Promise.all(opened.map((db) => db.close())));
 
@@ -28,5 +28,14 @@ describe('pooled statements prepared by name', () => {
     const second = (await open()).prepared<{ echoed: string }>('echo', text);
     expect(await first(['one'])).to.deep.equal([{ echoed: 'one' }]);
     expect(await second(['two'])).to.deep.equal([{ echoed: 'two' }]);
+  });
+
+  it('prepares nothing when told not to (the embedded database it started itself)', async () => {
+    // One connection, so that the count reads the session the statement ran in.
+    const sql = await open(false, 1);
+    const prepared = async () => (await sql.query<{ n: number }>(`select count(*)::int as n from pg_prepared_statements where name like 'plain_%'`, []))[0]!.n;
+    const before = await prepared();
+    expect(await sql.prepared<{ echoed: string }>('plain', 'select $1::text as echoed')(['three'])).to.deep.equal([{ echoed: 'three' }]);
+    expect(await prepared()).to.equal(before);
   });
 });

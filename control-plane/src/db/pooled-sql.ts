@@ -40,7 +40,16 @@ function statementName(connection: PgConnection, key: string): string {
   return `${key}_${id}`;
 }
 
-export function pooledSql(knex: Knex): PooledSql {
+export interface PooledSqlOptions {
+  /**
+   * False on the embedded database this process started: its connections all share one
+   * session, where each statement a connection prepared would outlive the connection, and the
+   * pool opens a new connection after every idle spell.
+   */
+  prepare: boolean;
+}
+
+export function pooledSql(knex: Knex, { prepare }: PooledSqlOptions = { prepare: true }): PooledSql {
   const { client } = knex;
   const withConnection = async <T>(work: (connection: PgConnection) => Promise<T>): Promise<T> => {
     const connection = (await client.acquireConnection()) as PgConnection;
@@ -54,7 +63,9 @@ export function pooledSql(knex: Knex): PooledSql {
   return {
     query: (sql, params) => withConnection((connection) => on(connection)(sql, params)),
     prepared: <T>(key: string, text: string) => (params: unknown[]) =>
-      withConnection(async (connection) => (await connection.query({ name: statementName(connection, key), text, values: params })).rows as T[]),
+      withConnection(async (connection) =>
+        prepare ? ((await connection.query({ name: statementName(connection, key), text, values: params })).rows as T[]) : on(connection)<T>(text, params),
+      ),
     transaction: (work) =>
       withConnection(async (connection) => {
         await connection.query('begin');
