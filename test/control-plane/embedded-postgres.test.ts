@@ -28,11 +28,11 @@ describe('embedded database', () => {
       try {
         const first = await startEmbeddedPostgres(dataDir);
         try {
-          const [settings] = await query<{ shared_buffers: string; max_connections: string }>(
+          const [settings] = await query<{ shared_buffers: string; wal_buffers: string; max_connections: string }>(
             first.url,
-            `select current_setting('shared_buffers') as shared_buffers, current_setting('max_connections') as max_connections`,
+            `select current_setting('shared_buffers') as shared_buffers, current_setting('wal_buffers') as wal_buffers, current_setting('max_connections') as max_connections`,
           );
-          expect(settings).to.deep.equal({ shared_buffers: '16MB', max_connections: '10' });
+          expect(settings).to.deep.equal({ shared_buffers: '8MB', wal_buffers: '256kB', max_connections: '10' });
           await query(first.url, 'create table kept (n int); insert into kept values (42)');
         } finally {
           await first.stop();

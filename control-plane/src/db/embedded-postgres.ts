@@ -1,7 +1,9 @@
 // The embedded database: PGlite (PostgreSQL compiled to WebAssembly) served on a loopback
 // socket, so the ordinary driver, MikroORM and the same migrations work unchanged.
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import v8 from 'node:v8';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -23,10 +25,28 @@ export interface EmbeddedOptions {
 
 /**
  * PostgreSQL's defaults size a server for many sessions; PGlite serves one, and its whole
- * shared memory is resident from the start (128 MB of buffers alone by default). These fit a
- * small installation's working set.
+ * shared memory is resident from the start: Emscripten zero-fills the segment when it maps it,
+ * so every megabyte of buffers is a megabyte of RSS (128 MB by default). Pages that miss these
+ * buffers are read from the operating system's file cache, a system call away: 8 MB cost
+ * little on the control plane's queries, and the WAL buffers follow PostgreSQL's own
+ * proportion (1/32 of shared_buffers).
  */
-const SETTINGS: Record<string, string> = { shared_buffers: '16MB', wal_buffers: '1MB', temp_buffers: '2MB', max_connections: '10' };
+const SETTINGS: Record<string, string> = { shared_buffers: '8MB', wal_buffers: '256kB', temp_buffers: '2MB', max_connections: '10' };
+
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+/** The one WebAssembly call made here (the project's TypeScript libraries leave WebAssembly out). */
+declare const WebAssembly: { compileStreaming(source: Response): Promise<WasmModule> };
+
+/**
+ * PGlite's WebAssembly compiled from the file as it streams in. PGlite's own loader reads the
+ * whole 9 MB file into one buffer that outlives the compilation and stays resident until the
+ * next full garbage collection, often well after start; V8 keeps its own copy of the bytes anyway.
+ */
+function compilePgliteWasm(): Promise<WasmModule> {
+  const file = path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'pglite.wasm');
+  const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+  return WebAssembly.compileStreaming(new Response(body, { headers: { 'content-type': 'application/wasm' } }));
+}
 
 /** Copies the template's data folder to `dir`, which appears only once it is complete. */
 function copyDataFolder(template: string, dir: string): void {
@@ -42,7 +62,10 @@ export async function startEmbeddedPostgres(dataDir: string | null, embeddedOpti
   // V8's optimising tier would compile a second copy of PostgreSQL's hot code (about 40 MB
   // resident) for no gain measured on the control plane's queries; set before PGlite compiles.
   v8.setFlagsFromString('--liftoff-only');
-  const options: PGliteOptions = { startParams: [...PGlite.defaultStartParams, ...Object.entries(SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])] };
+  const options: PGliteOptions = {
+    startParams: [...PGlite.defaultStartParams, ...Object.entries(SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
+    pgliteWasmModule: await compilePgliteWasm(),
+  };
   let initialisedFrom: EmbeddedPostgres['initialisedFrom'] = 'initdb';
   let templateSkipped: string | undefined;
   if (dataDir) {
