@@ -91,6 +91,18 @@ describe('agent stream', () => {
     expect(log[0].details).to.deep.equal({ status_code: 200, ttfb_ms: 1400 });
   });
 
+  it('stores a result repeated within a batch once, and the new results of a batch that also replays', async () => {
+    const s = await createService();
+    const checkedAtMs = Date.now();
+    const repeated = { id: randomUUID(), serviceId: s.id, checkedAtMs };
+    const other = { id: randomUUID(), serviceId: s.id, checkedAtMs: checkedAtMs - 1_000 };
+    expect(await agent.sendResults([repeated, other, repeated])).to.equal(2);
+    const fresh = { id: randomUUID(), serviceId: s.id, checkedAtMs: checkedAtMs + 1_000 };
+    expect(await agent.sendResults([other, fresh, repeated]), 'only the new one').to.equal(1);
+    const log = (await cp.api.get(`/services/${s.id}/checks`, user.token)).body as { id: string }[];
+    expect(log.map((r) => r.id).sort()).to.deep.equal([repeated.id, other.id, fresh.id].sort());
+  });
+
   it('keeps the newest result as the status when a batch arrives out of order', async () => {
     const s = await createService();
     const now = Date.now();

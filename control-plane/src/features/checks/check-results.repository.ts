@@ -128,7 +128,7 @@ const INSERT_SQL = `with v as (
     returning service_id, checked_at, id
   )
   select array_agg(n order by n) as fresh
-    from (select min(v.ordinality) as n from v join stored using (service_id, checked_at, id) group by service_id, checked_at, id) first`;
+    from (select min(v.ordinality)::int as n from v join stored using (service_id, checked_at, id) group by service_id, checked_at, id) first`;
 
 function upsertRollup(table: string, param: string, histogram: boolean): string {
   const columns = `service_id, bucket, total_checks, successful_checks, response_time_sum_ms, response_time_max_ms${histogram ? ', response_histogram' : ''}`;
