@@ -27,6 +27,11 @@ describe('database access', () => {
     expect(sent[1]!.sql).to.match(/"user_id" = \$1/);
   });
 
+  it('runs every pooled connection with JIT off (the control plane runs short statements only)', async () => {
+    const shown = await Promise.all(Array.from({ length: 3 }, () => db.em().execute<{ jit: string }[]>('show jit')));
+    expect(shown.map(([row]) => row?.jit)).to.deep.equal(['off', 'off', 'off']);
+  });
+
   it('logs a failed statement with its code and constraint, without the values it carried', async () => {
     const email = `someone-${randomUUID()}@example.com`;
     const insert = () => db.em().execute('insert into users (id, email, full_name, password_hash) values (?, ?, ?, ?)', [randomUUID(), email, 'Secret Name', 'hash']);

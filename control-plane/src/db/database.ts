@@ -80,9 +80,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         // A database that is down or unreachable fails requests within seconds (503), instead
         // of holding them for the pool's default minute.
         acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
-        // JIT off: every statement here is short, and PostgreSQL compiled the ingest's service
-        // lock (an estimate past jit_above_cost) in 7 to 12 ms to run it in 1.5.
-        connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, ...(embedded ? {} : { options: '-c jit=off' }) },
+        connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
         // The SQL client's own warnings (a dropped connection) go to our logs, not the console.
         log: {
           warn: (message: string) => options.logger.warn({ component: 'sql' }, message),
@@ -95,7 +93,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       extensions: [Migrator],
       migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
       // PGlite serves one session at a time: one pooled connection avoids interleaving.
-      pool: { min: 0, max: embedded ? 1 : options.poolSize },
+      pool: { min: 0, max: embedded ? 1 : options.poolSize, ...(embedded ? {} : { afterCreate: jitOff }) },
       discovery: { warnWhenNoEntities: false },
       colors: false,
       logger: (message) => options.logger.info({ component: 'orm' }, message),
@@ -126,6 +124,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await embedded?.stop();
     },
   };
+}
+
+/**
+ * JIT off on each new connection: every statement here is short, and PostgreSQL compiled the
+ * ingest's service lock (an estimate past jit_above_cost) in 7 to 12 ms to run it in 1.5. A SET,
+ * not a startup option, which a pooler such as PgBouncer may refuse.
+ */
+function jitOff(connection: { query(sql: string, done: (err: Error | null) => void): void }, done: (err: Error | null, connection: unknown) => void): void {
+  connection.query('set jit = off', (err) => done(err, connection));
 }
 
 /** Runs `work` holding the migration lock, on a connection of its own outside the ORM's pool. */
