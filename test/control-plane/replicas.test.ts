@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import WebSocket from 'ws';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 
@@ -53,9 +53,8 @@ describe('replicas on one PostgreSQL', function () {
   });
 
   const agentOn = async (cp: TestControlPlane, where: string) => {
-    const agent = await connectScriptedAgent(cp.running.grpcPort, cp.running.agentToken, where);
+    const agent = await connectReadyAgent(cp.running, where);
     agents.push(agent);
-    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
     return agent;
   };
   const createService = async (through: TestControlPlane, where: string, name = `svc-${randomUUID().slice(0, 8)}`) => {
@@ -226,8 +225,7 @@ describe('a replica alone on PostgreSQL', function () {
     const solo = await startTestControlPlane();
     started.push(solo);
     const user = await solo.api.newUser('replica-alone');
-    agent = await connectScriptedAgent(solo.running.grpcPort, solo.running.agentToken, 'alone');
-    await poll(() => agent!.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot' });
+    agent = await connectReadyAgent(solo.running, 'alone');
     const service = await solo.api.post('/services', { name: 'alone', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP', check_interval_seconds: 3600, locations: ['alone'] }, user.token);
     expect(service.status, service.text).to.equal(201);
     const relayed = async () => (await sql(`select 1 from cluster_events where origin = $1`, [solo.running.replicaId])).length;

@@ -69,8 +69,8 @@ const NOTHING: Ingested = { stored: 0, events: [], planned: 0 };
 
 export function createIngestService({ transaction, results, partitions, evaluator, planner, events, relay, follows, wakeDispatcher, clock, logger }: IngestDeps) {
   // Live events are built only for an audience: most batches have none, and a batch's events
-  // allocate as much as the batch itself.
-  const heard = (organizationId: string) => relay.wanted() || follows(organizationId);
+  // allocate as much as the batch itself. Asked once per batch, not per result.
+  const audience = (): ((organizationId: string) => boolean) => (relay.wanted() ? () => true : follows);
 
   return {
     /** Stores the batch; answers how many results were new (replays count zero). */
@@ -91,7 +91,7 @@ export function createIngestService({ transaction, results, partitions, evaluato
         await results.saveStatesAndRollups(tx, states, rollupDeltas(stored));
         const alerts = await evaluator.evaluate(tx, stored);
         const planned = await planner.plan(tx, alerts.notices);
-        const news = eventsOf(stored, alerts, heard);
+        const news = eventsOf(stored, alerts, audience());
         await relay.relay(tx, news);
         return { stored: stored.length, events: news, planned };
       }).catch((err: unknown) => {
