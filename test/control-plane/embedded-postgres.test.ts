@@ -8,7 +8,8 @@ import { pino } from 'pino';
 import { openDatabase } from '../../control-plane/src/db/database.js';
 import { startEmbeddedPostgres } from '../../control-plane/src/db/embedded-postgres.js';
 import { MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
-import { installedPgliteVersion, readTemplate, writeTemplate } from '../../control-plane/src/db/pglite-template.js';
+import { holdsEveryMigration, installedPgliteVersion, readTemplate, writeTemplate } from '../../control-plane/src/db/pglite-template.js';
+import { migrationModulesLoadedByAStart } from '../support/migration-modules.js';
 
 async function query<T>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
@@ -32,7 +33,7 @@ describe('embedded database', () => {
             first.url,
             `select current_setting('shared_buffers') as shared_buffers, current_setting('wal_buffers') as wal_buffers, current_setting('max_connections') as max_connections`,
           );
-          expect(settings).to.deep.equal({ shared_buffers: '8MB', wal_buffers: '256kB', max_connections: '10' });
+          expect(settings).to.deep.equal({ shared_buffers: '4MB', wal_buffers: '128kB', max_connections: '10' });
           await query(first.url, 'create table kept (n int); insert into kept values (42)');
         } finally {
           await first.stop();
@@ -103,6 +104,26 @@ describe('embedded database', () => {
       } finally {
         await db.stop();
       }
+    });
+
+    it('spares a first start the migrations: it loads neither them nor the migrator', function () {
+      this.timeout(120_000);
+      expect(migrationModulesLoadedByAStart(`embedded:${path.join(scratch, 'data-first-start')}`, templateDir)).to.deep.equal([]);
+    });
+
+    it('holds this build\'s migrations, and is not loaded when it holds one this build does not have', async () => {
+      const lookup = await readTemplate(templateDir);
+      expect(lookup.found && lookup.migrations).to.deep.equal(MIGRATIONS.map((m) => m.name));
+      expect(holdsEveryMigration(lookup)).to.equal(true);
+      const older = path.join(scratch, 'older-build');
+      cpSync(templateDir, older, { recursive: true });
+      const pglite = await installedPgliteVersion();
+      writeFileSync(path.join(older, 'manifest.json'), JSON.stringify({ pglite, migrations: MIGRATIONS.slice(0, 2).map((m) => m.name) }));
+      const part = await readTemplate(older);
+      expect(part.found && part.migrations).to.deep.equal(MIGRATIONS.slice(0, 2).map((m) => m.name));
+      expect(holdsEveryMigration(part)).to.equal(false);
+      writeFileSync(path.join(older, 'manifest.json'), JSON.stringify({ pglite, migrations: [MIGRATIONS[0]!.name, '0002-from-another-branch'] }));
+      expect(await readTemplate(older)).to.deep.equal({ found: false, reason: 'the template holds the migration 0002-from-another-branch, which this build does not have in that place' });
     });
 
     it('is looked up without failing when it is missing', async () => {

@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver, type EntityManager } from '@mikro-orm/postgresql';
 import { openDatabase, type Database } from '../../control-plane/src/db/database.js';
 import { startEmbeddedPostgres } from '../../control-plane/src/db/embedded-postgres.js';
-import { MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
+import { pendingMigrations } from '../../control-plane/src/db/migrate.js';
+import { loadMigrations, MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
 import { createLogger } from '../../control-plane/src/logger.js';
 import { createPrivatePostgres } from '../fixtures/private-postgres.js';
+import { migrationModulesLoadedByAStart } from '../support/migration-modules.js';
 
 const logger = createLogger('silent');
 
@@ -46,7 +51,7 @@ async function upgradedFrom(last: string, seed: (em: EntityManager) => Promise<u
         driver: PostgreSqlDriver,
         clientUrl: url,
         extensions: [Migrator],
-        migrations: { migrationsList: MIGRATIONS, transactional: true, snapshot: false },
+        migrations: { migrationsList: await loadMigrations(), transactional: true, snapshot: false },
         pool: { min: 0, max: 1 },
         discovery: { warnWhenNoEntities: false },
         allowGlobalContext: true,
@@ -94,6 +99,50 @@ describe('migrations', () => {
         }
       } finally {
         await db.close();
+      }
+    });
+  });
+
+  it('load neither themselves nor the migrator when the database has applied them all', async function () {
+    this.timeout(180_000);
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'outpost-migrate-'));
+    try {
+      await withFreshDatabase(async (url) => {
+        // The embedded database without a template: initdb, then every migration.
+        const [target, template] = url ? [url, undefined] : [`embedded:${scratch}`, path.join(scratch, 'no-template')];
+        expect(migrationModulesLoadedByAStart(target, template), 'the first start migrates').to.deep.equal(['@mikro-orm/migrations', 'umzug']);
+        expect(migrationModulesLoadedByAStart(target, template), 'a restart has nothing to migrate').to.deep.equal([]);
+      });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('are pending by name: all on a fresh database, the later ones on one migrated part way, none at the end', async function () {
+    this.timeout(60_000);
+    await withFreshDatabase(async (serverUrl) => {
+      const embedded = serverUrl ? undefined : await startEmbeddedPostgres(null);
+      const orm = await MikroORM.init({
+        driver: PostgreSqlDriver,
+        clientUrl: serverUrl ?? embedded!.url,
+        extensions: [Migrator],
+        migrations: { migrationsList: await loadMigrations(), transactional: true, snapshot: false },
+        pool: { min: 0, max: 1 },
+        discovery: { warnWhenNoEntities: false },
+        allowGlobalContext: true,
+        debug: false,
+        logger: () => undefined,
+      });
+      try {
+        const names = MIGRATIONS.map((m) => m.name);
+        expect(await pendingMigrations(orm)).to.deep.equal(names);
+        await orm.getMigrator().up({ to: names.at(-3) });
+        expect(await pendingMigrations(orm)).to.deep.equal(names.slice(-2));
+        await orm.getMigrator().up();
+        expect(await pendingMigrations(orm)).to.deep.equal([]);
+      } finally {
+        await orm.close(true);
+        await embedded?.stop();
       }
     });
   });

@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { peerBinary } from '../fixtures/peers/require-peer.js';
 import { composeProblems, parseHaproxyConfig, settingNames, type ComposeFile } from './compose-checks.js';
 import { kubernetesProblems, readYamlDocuments, validateKubernetesObject, type KubeObject } from './kubernetes-checks.js';
+import { npmStartLaunch, systemdUnitLaunch } from '../support/start-command.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const deployDir = path.join(root, 'deploy');
@@ -162,5 +163,16 @@ describe('deploy/docker', () => {
     expect(runtime).to.match(/^USER node$/m);
     expect(runtime).to.match(/^HEALTHCHECK .*\n.*\/api\/v1\/health/m);
     expect(runtime).to.match(/^CMD \["node", "dist\/control-plane\/src\/main\.js"\]$/m);
+  });
+});
+
+describe('deploy/systemd', () => {
+  it('starts the control plane with the glibc tunables of `npm start`, and a young generation of its own', () => {
+    const started = npmStartLaunch();
+    const unit = systemdUnitLaunch();
+    expect(started.env.GLIBC_TUNABLES).to.match(/glibc\.malloc\.arena_max=2/);
+    expect(unit.env).to.deep.equal(started.env);
+    expect(started.nodeOptions).to.deep.equal(['--max-semi-space-size=1']);
+    expect(unit.nodeOptions).to.deep.equal(['--max-semi-space-size=4']);
   });
 });

@@ -2,13 +2,12 @@
 // runs the pending migrations, and hands out request-scoped entity managers.
 import type { Knex } from '@mikro-orm/knex';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { BoundPostgreSqlDriver } from './bound-postgresql-driver.js';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
 import { ENTITIES } from './entities.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { migrate } from './migrate.js';
 import type { Tx } from './tx.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -90,8 +89,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         },
       },
       entities: ENTITIES,
-      extensions: [Migrator],
-      migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
+      migrations: { transactional: true, allOrNothing: true, snapshot: false },
       // PGlite serves one session at a time: one pooled connection avoids interleaving.
       pool: { min: 0, max: embedded ? 1 : options.poolSize, ...(embedded ? {} : { afterCreate: jitOff }) },
       discovery: { warnWhenNoEntities: false },
@@ -102,7 +100,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     // Replicas started together (a fresh Kubernetes install) migrate one after another; the
     // later ones find nothing left to do. The embedded database has one process anyway.
-    await (embedded ? orm.getMigrator().up() : oneAtATime(url, () => orm.getMigrator().up()));
+    await (embedded ? migrate(orm) : oneAtATime(url, () => migrate(orm)));
   } catch (err) {
     await embedded?.stop();
     throw err;

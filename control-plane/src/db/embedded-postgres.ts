@@ -27,11 +27,11 @@ export interface EmbeddedOptions {
  * PostgreSQL's defaults size a server for many sessions; PGlite serves one, and its whole
  * shared memory is resident from the start: Emscripten zero-fills the segment when it maps it,
  * so every megabyte of buffers is a megabyte of RSS (128 MB by default). Pages that miss these
- * buffers are read from the operating system's file cache, a system call away: 8 MB cost
- * little on the control plane's queries, and the WAL buffers follow PostgreSQL's own
- * proportion (1/32 of shared_buffers).
+ * buffers are read from the operating system's file cache, a system call away: 4 MB (512
+ * pages) hold the hot part of a small installation, the one the embedded database is for, and
+ * the WAL buffers follow PostgreSQL's own proportion (1/32 of shared_buffers).
  */
-const SETTINGS: Record<string, string> = { shared_buffers: '8MB', wal_buffers: '256kB', temp_buffers: '2MB', max_connections: '10' };
+const SETTINGS: Record<string, string> = { shared_buffers: '4MB', wal_buffers: '128kB', temp_buffers: '2MB', max_connections: '10' };
 
 type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
 /** The one WebAssembly call made here (the project's TypeScript libraries leave WebAssembly out). */

@@ -11,15 +11,19 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { createLogger } from '../logger.js';
+import { MIGRATIONS } from './migrations/index.js';
 
 const DATA_FOLDER = 'pgdata';
 const MANIFEST = 'manifest.json';
 
 interface Manifest {
   pglite: string;
+  /** The migrations applied to the folder, in order (absent in templates made before they were). */
+  migrations?: string[];
 }
 
-export type TemplateLookup = { found: true; dataFolder: string } | { found: false; reason: string };
+export type TemplateLookup = { found: true; dataFolder: string; migrations: string[] } | { found: false; reason: string };
 
 /** dist/pglite-template of this package, where `npm run build` writes the template. */
 export function defaultTemplateDir(): string {
@@ -36,7 +40,11 @@ export async function installedPgliteVersion(): Promise<string> {
   return manifest.version;
 }
 
-/** The template's data folder in `dir` when the installed PGlite made it, or why it cannot be used. */
+/**
+ * The template's data folder in `dir` when the installed PGlite made it and its migrations are
+ * this build's (the first ones of them, when the build has since gained more: a first start
+ * applies those), or why it cannot be used.
+ */
 export async function readTemplate(dir: string): Promise<TemplateLookup> {
   let manifest: Manifest;
   try {
@@ -49,10 +57,18 @@ export async function readTemplate(dir: string): Promise<TemplateLookup> {
   if (manifest.pglite !== installed) {
     return { found: false, reason: `the template was made by PGlite ${manifest.pglite}, this is PGlite ${installed}` };
   }
-  return { found: true, dataFolder: join(dir, DATA_FOLDER) };
+  const migrations = manifest.migrations ?? [];
+  const unknown = migrations.find((name, i) => MIGRATIONS[i]?.name !== name);
+  if (unknown !== undefined) return { found: false, reason: `the template holds the migration ${unknown}, which this build does not have in that place` };
+  return { found: true, dataFolder: join(dir, DATA_FOLDER), migrations };
 }
 
-/** Runs PGlite's initdb once and keeps the data folder it made in `dir` as the template. */
+/** Whether the template `lookup` found holds exactly this build's migrations. */
+export function holdsEveryMigration(lookup: TemplateLookup): boolean {
+  return lookup.found && lookup.migrations.length === MIGRATIONS.length;
+}
+
+/** Runs PGlite's initdb once, then this build's migrations, and keeps the data folder they made in `dir` as the template. */
 export async function writeTemplate(dir: string): Promise<void> {
   // Made aside and renamed into place whole: a manifest is only ever beside a complete folder.
   const aside = `${dir}.${process.pid}.tmp`;
@@ -61,7 +77,12 @@ export async function writeTemplate(dir: string): Promise<void> {
   // A clean close checkpoints and removes postmaster.pid: a start from the copy replays nothing.
   const db = await PGlite.create(join(aside, DATA_FOLDER));
   await db.close();
-  await writeFile(join(aside, MANIFEST), `${JSON.stringify({ pglite: await installedPgliteVersion() } satisfies Manifest)}\n`);
+  // Loaded here only: the database module starts the embedded database, which reads templates.
+  const { openDatabase } = await import('./database.js');
+  const migrated = await openDatabase({ url: undefined, embeddedDataDir: aside, poolSize: 1, logger: createLogger('warn') });
+  await migrated.close();
+  const manifest: Manifest = { pglite: await installedPgliteVersion(), migrations: MIGRATIONS.map((m) => m.name) };
+  await writeFile(join(aside, MANIFEST), `${JSON.stringify(manifest)}\n`);
   await rm(dir, { recursive: true, force: true });
   await rename(aside, dir);
 }

@@ -1,38 +1,33 @@
-// Every migration, in order. Listed explicitly (no directory scan) so the compiled build
-// and the TypeScript sources run the same list.
+// Every migration, in order. Listed explicitly (no directory scan) so the compiled build and the
+// TypeScript sources run the same list. A migration's module (and with it the migrator) is
+// loaded only when migrations run: once loaded, code stays resident for the life of the process.
 import type { MigrationObject } from '@mikro-orm/core';
-import { Migration0001Initial } from './0001-initial.js';
-import { Migration0002Alerting } from './0002-alerting.js';
-import { Migration0003Agents } from './0003-agents.js';
-import { Migration0004ApiKeys } from './0004-api-keys.js';
-import { Migration0005Heartbeats } from './0005-heartbeats.js';
-import { Migration0006RollupsAndPartitions } from './0006-rollups-and-partitions.js';
-import { Migration0007Teams } from './0007-teams.js';
-import { Migration0008SslCertificates } from './0008-ssl-certificates.js';
-import { Migration0009StatusPages } from './0009-status-pages.js';
-import { Migration0010RateLimits } from './0010-rate-limits.js';
-import { Migration0011LocationResponseTime } from './0011-location-response-time.js';
-import { Migration0012RawResultsKey } from './0012-raw-results-key.js';
-import { Migration0013RoomForStatusUpdates } from './0013-room-for-status-updates.js';
-import { Migration0014Replicas } from './0014-replicas.js';
-import { Migration0015ServiceDependencies } from './0015-service-dependencies.js';
-import { Migration0016CronHeartbeats } from './0016-cron-heartbeats.js';
 
-export const MIGRATIONS: MigrationObject[] = [
-  { name: '0001-initial', class: Migration0001Initial },
-  { name: '0002-alerting', class: Migration0002Alerting },
-  { name: '0003-agents', class: Migration0003Agents },
-  { name: '0004-api-keys', class: Migration0004ApiKeys },
-  { name: '0005-heartbeats', class: Migration0005Heartbeats },
-  { name: '0006-rollups-and-partitions', class: Migration0006RollupsAndPartitions },
-  { name: '0007-teams', class: Migration0007Teams },
-  { name: '0008-ssl-certificates', class: Migration0008SslCertificates },
-  { name: '0009-status-pages', class: Migration0009StatusPages },
-  { name: '0010-rate-limits', class: Migration0010RateLimits },
-  { name: '0011-location-response-time', class: Migration0011LocationResponseTime },
-  { name: '0012-raw-results-key', class: Migration0012RawResultsKey },
-  { name: '0013-room-for-status-updates', class: Migration0013RoomForStatusUpdates },
-  { name: '0014-replicas', class: Migration0014Replicas },
-  { name: '0015-service-dependencies', class: Migration0015ServiceDependencies },
-  { name: '0016-cron-heartbeats', class: Migration0016CronHeartbeats },
+export interface MigrationEntry {
+  readonly name: string;
+  load(): Promise<MigrationObject['class']>;
+}
+
+export const MIGRATIONS: readonly MigrationEntry[] = [
+  { name: '0001-initial', load: async () => (await import('./0001-initial.js')).Migration0001Initial },
+  { name: '0002-alerting', load: async () => (await import('./0002-alerting.js')).Migration0002Alerting },
+  { name: '0003-agents', load: async () => (await import('./0003-agents.js')).Migration0003Agents },
+  { name: '0004-api-keys', load: async () => (await import('./0004-api-keys.js')).Migration0004ApiKeys },
+  { name: '0005-heartbeats', load: async () => (await import('./0005-heartbeats.js')).Migration0005Heartbeats },
+  { name: '0006-rollups-and-partitions', load: async () => (await import('./0006-rollups-and-partitions.js')).Migration0006RollupsAndPartitions },
+  { name: '0007-teams', load: async () => (await import('./0007-teams.js')).Migration0007Teams },
+  { name: '0008-ssl-certificates', load: async () => (await import('./0008-ssl-certificates.js')).Migration0008SslCertificates },
+  { name: '0009-status-pages', load: async () => (await import('./0009-status-pages.js')).Migration0009StatusPages },
+  { name: '0010-rate-limits', load: async () => (await import('./0010-rate-limits.js')).Migration0010RateLimits },
+  { name: '0011-location-response-time', load: async () => (await import('./0011-location-response-time.js')).Migration0011LocationResponseTime },
+  { name: '0012-raw-results-key', load: async () => (await import('./0012-raw-results-key.js')).Migration0012RawResultsKey },
+  { name: '0013-room-for-status-updates', load: async () => (await import('./0013-room-for-status-updates.js')).Migration0013RoomForStatusUpdates },
+  { name: '0014-replicas', load: async () => (await import('./0014-replicas.js')).Migration0014Replicas },
+  { name: '0015-service-dependencies', load: async () => (await import('./0015-service-dependencies.js')).Migration0015ServiceDependencies },
+  { name: '0016-cron-heartbeats', load: async () => (await import('./0016-cron-heartbeats.js')).Migration0016CronHeartbeats },
 ];
+
+/** The migrations as MikroORM's migrator takes them, their modules loaded. */
+export function loadMigrations(): Promise<MigrationObject[]> {
+  return Promise.all(MIGRATIONS.map(async ({ name, load }) => ({ name, class: await load() })));
+}
