@@ -37,6 +37,21 @@ async function withFreshDatabase(run: (url: string | undefined) => Promise<void>
 const ORGANIZATION_ID = '00000000-0000-4000-8000-000000000001';
 const SERVICE_ID = '00000000-0000-4000-8000-000000000002';
 
+/** An ORM on `url` with the migrator registered, for migrating part way as an older build did. */
+async function ormWithMigrator(url: string): Promise<MikroORM> {
+  return MikroORM.init({
+    driver: PostgreSqlDriver,
+    clientUrl: url,
+    extensions: [Migrator],
+    migrations: { migrationsList: await loadMigrations(), transactional: true, snapshot: false },
+    pool: { min: 0, max: 1 },
+    discovery: { warnWhenNoEntities: false },
+    allowGlobalContext: true,
+    debug: false,
+    logger: () => undefined,
+  });
+}
+
 /**
  * An existing installation: a fresh database migrated up to `last`, holding one organization
  * and one service and whatever `seed` adds. `check` then opens it as the current build would
@@ -47,17 +62,7 @@ async function upgradedFrom(last: string, seed: (em: EntityManager) => Promise<u
     const embedded = serverUrl ? undefined : await startEmbeddedPostgres(null);
     const url = serverUrl ?? embedded!.url;
     try {
-      const before = await MikroORM.init({
-        driver: PostgreSqlDriver,
-        clientUrl: url,
-        extensions: [Migrator],
-        migrations: { migrationsList: await loadMigrations(), transactional: true, snapshot: false },
-        pool: { min: 0, max: 1 },
-        discovery: { warnWhenNoEntities: false },
-        allowGlobalContext: true,
-        debug: false,
-        logger: () => undefined,
-      });
+      const before = await ormWithMigrator(url);
       await before.getMigrator().up({ to: last });
       const em = before.em.fork();
       await em.execute(`insert into organizations (id, name, slug) values ('${ORGANIZATION_ID}', 'o', 'o')`);
@@ -122,17 +127,7 @@ describe('migrations', () => {
     this.timeout(60_000);
     await withFreshDatabase(async (serverUrl) => {
       const embedded = serverUrl ? undefined : await startEmbeddedPostgres(null);
-      const orm = await MikroORM.init({
-        driver: PostgreSqlDriver,
-        clientUrl: serverUrl ?? embedded!.url,
-        extensions: [Migrator],
-        migrations: { migrationsList: await loadMigrations(), transactional: true, snapshot: false },
-        pool: { min: 0, max: 1 },
-        discovery: { warnWhenNoEntities: false },
-        allowGlobalContext: true,
-        debug: false,
-        logger: () => undefined,
-      });
+      const orm = await ormWithMigrator(serverUrl ?? embedded!.url);
       try {
         const names = MIGRATIONS.map((m) => m.name);
         expect(await pendingMigrations(orm)).to.deep.equal(names);
