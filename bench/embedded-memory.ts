@@ -1,7 +1,8 @@
 // Benchmark P9: memory of the control plane started as `npm start` starts it (its environment
 // and Node options read from package.json), with no services, on the embedded database
 // (PGlite) against the same build on PostgreSQL. For each, a first start on an empty data
-// folder (migrations included) and a restart on the data it left: the peak RSS while starting
+// folder (the embedded one copies the build's migrated template; on PostgreSQL the migrations
+// run) and a restart on the data it left: the peak RSS while starting
 // (VmHWM until /api/v1/ready answers) and the steady RSS (the highest VmRSS sampled over a
 // while after that).
 //
