@@ -43,6 +43,9 @@ import { createHistoryService } from './features/checks/history.service.js';
 import { createIngestService } from './features/checks/ingest.service.js';
 import { observedIngest } from './features/checks/observed-ingest.js';
 import { createPartitionKeeper } from './features/checks/partition-keeper.js';
+import { createRollupBacklogRepository } from './features/checks/rollup-backlog.repository.js';
+import { createRollupFolder } from './features/checks/rollup-folder.js';
+import { settledHistory, settledOverview } from './features/checks/settled-rollups.js';
 import { createEscalationJob } from './features/escalation/escalation-job.js';
 import { createHeartbeatsRepository } from './features/heartbeats/heartbeats.repository.js';
 import { createHeartbeatsService } from './features/heartbeats/heartbeats.service.js';
@@ -86,6 +89,8 @@ import { createWsFeed } from './ws/ws-feed.js';
 
 /** Partitions are made days ahead, so an hourly round is plenty. */
 const RETENTION_INTERVAL_MS = 3_600_000;
+/** How long ingested results may wait in the rollup backlog when nobody reads their rollups. */
+const ROLLUP_FOLD_INTERVAL_MS = 1_000;
 
 export interface ComposeOptions {
   clock: Clock;
@@ -165,6 +170,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
 
   const partitions = createPartitionKeeper(db.em, clock, config.checkRetentionDays);
   const retentionJob = createPeriodicJob('check retention', RETENTION_INTERVAL_MS, partitions.maintain, logger);
+  const rollups = createRollupFolder({ transaction: db.transaction, backlog: createRollupBacklogRepository(db.em), partitions });
+  const rollupJob = createPeriodicJob('rollup folding', options.jobIntervalMs ?? ROLLUP_FOLD_INTERVAL_MS, rollups.foldPending, logger);
   const relay = db.embedded ? NO_RELAY : createEventRelay({ bus: cluster, query: sql.query, events: bus, follows: feed.follows, othersAlive: lease.othersAlive, logger });
   const ingest = createIngestService({
     transaction: db.transaction,
@@ -205,7 +212,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const serviceChanges = replication.serviceChanges;
   const upkeep = createReplicaUpkeep(lease, hub, relay, logger);
 
-  const historyRepo = createCheckHistoryRepository(db.em);
+  const historyRepo = settledHistory(createCheckHistoryRepository(db.em), rollups.settle);
   const appDeps = {
     logger,
     verifyCredential,
@@ -223,7 +230,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       registrations: config.limits.registrations && sharedLimiters('registrations', config.limits.registrations),
       defaultPlan: config.defaultPlan,
     }),
-    services: createServicesService({ services: servicesRepo, dependencies: createDependenciesRepository(sql), overview: createServiceOverviewRepository(db.em), access, secrets: secretBox, listener: serviceChanges, clock }),
+    services: createServicesService({ services: servicesRepo, dependencies: createDependenciesRepository(sql), overview: settledOverview(createServiceOverviewRepository(db.em), rollups.settle), access, secrets: secretBox, listener: serviceChanges, clock }),
     history: createHistoryService(historyRepo, () => clock.now()),
     teams: createTeamsService(teamsRepo, access),
     statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),
@@ -251,5 +258,5 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   /** Secrets of the first format depend on the JWT secret; moved onto the data key at start. */
   const resealLegacySecrets = () => resealSecrets(createSealedValuesRepository(db.em), secretBox, { onlyLegacy: true });
 
-  return { appDeps, gateway, hub, cluster, lease, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, resealLegacySecrets, scrapeMetrics };
+  return { appDeps, gateway, hub, cluster, lease, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, rollups, rollupJob, resealLegacySecrets, scrapeMetrics };
 }

@@ -27,6 +27,8 @@ export interface RunningControlPlane {
   runHeartbeatDeadlines(): Promise<number>;
   /** Runs one round of partition upkeep and retention now (tests). */
   runRetention(): Promise<number>;
+  /** Folds the whole rollup backlog now, as a read of rollups does first (tests that read the tables). */
+  settleRollups(): Promise<void>;
   /** Graceful: stop accepting, finish requests and ingestion, close streams and database. */
   stop(): Promise<void>;
 }
@@ -72,6 +74,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   parts.dispatcher.start();
   parts.escalationJob.start();
   parts.heartbeatJob.start();
+  parts.rollupJob.start();
   const metricsUrl = metricsServer ? `http://${displayHost(config.metrics.address!.host)}:${metricsServer.port}/metrics` : `http://${displayHost(config.host)}:${httpPort}/metrics`;
   logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port, metricsUrl }, 'control plane listening');
 
@@ -89,6 +92,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     runEscalations: () => parts.escalationJob.runOnce(),
     runHeartbeatDeadlines: () => parts.heartbeatJob.runOnce(),
     runRetention: () => parts.retentionJob.runOnce(),
+    settleRollups: () => parts.rollups.settle(),
     async stop() {
       const closing = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
@@ -107,6 +111,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
       await parts.escalationJob.stop();
       await parts.heartbeatJob.stop();
       await parts.retentionJob.stop();
+      await parts.rollupJob.stop();
       await parts.dispatcher.stop();
       await db.close();
       logger.info('control plane stopped');

@@ -10,6 +10,7 @@ import { openDatabase, type Database } from '../../control-plane/src/db/database
 import { startEmbeddedPostgres } from '../../control-plane/src/db/embedded-postgres.js';
 import { pendingMigrations } from '../../control-plane/src/db/migrate.js';
 import { loadMigrations, MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
+import { encodeBacklog, rollupDeltas, type RolledResult } from '../../control-plane/src/features/checks/rollup-deltas.js';
 import { createLogger } from '../../control-plane/src/logger.js';
 import { createPrivatePostgres } from '../fixtures/private-postgres.js';
 import { migrationModulesLoadedByAStart } from '../support/migration-modules.js';
@@ -219,5 +220,51 @@ describe('migrations', () => {
         expect(raw!.n).to.equal('48');
       },
     );
+  });
+
+  it('folds what the rollup backlog holds into the rollups when 0017 is undone', async function () {
+    this.timeout(60_000);
+    await withFreshDatabase(async (serverUrl) => {
+      const embedded = serverUrl ? undefined : await startEmbeddedPostgres(null);
+      try {
+        const orm = await ormWithMigrator(serverUrl ?? embedded!.url);
+        try {
+          await orm.getMigrator().up();
+          const em = orm.em.fork();
+          await em.execute(`insert into organizations (id, name, slug) values ('${ORGANIZATION_ID}', 'o', 'o')`);
+          await em.execute(`insert into services (id, organization_id, name, endpoint, check_type, check_interval_seconds, timeout_seconds)
+                            values ('${SERVICE_ID}', '${ORGANIZATION_ID}', 's', 'http://127.0.0.1:9/', 'HTTP', 60, 5)`);
+          const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+          const results: RolledResult[] = [
+            { serviceId: SERVICE_ID, checkedAt: new Date(hour - 90_000), status: 'GREEN', responseTimeMs: 12.5 },
+            { serviceId: SERVICE_ID, checkedAt: new Date(hour + 1_000), status: 'RED', responseTimeMs: 300 },
+            { serviceId: SERVICE_ID, checkedAt: new Date(hour + 2_000), status: 'YELLOW', responseTimeMs: 2_000 },
+          ];
+          const gone = { serviceId: '00000000-0000-4000-8000-0000000000ff', checkedAt: new Date(hour), status: 'GREEN' as const, responseTimeMs: 1 };
+          await em.execute('insert into rollup_backlog (results) values (?), (?)', [encodeBacklog(results.slice(0, 2)), encodeBacklog([results[2]!, gone])]);
+
+          await orm.getMigrator().down();
+
+          expect(await em.execute(`select to_regclass('rollup_backlog') as t`)).to.deep.equal([{ t: null }]);
+          const expected = rollupDeltas(results);
+          for (const [tier, table] of [['minute', 'check_rollups_minute'], ['hour', 'check_rollups_hour'], ['day', 'check_rollups_day']] as const) {
+            const rows = await em.execute<Record<string, unknown>[]>(
+              `select service_id, bucket, total_checks, successful_checks, response_time_sum_ms, response_time_max_ms${tier === 'minute' ? '' : ', response_histogram'}
+                 from ${table} order by service_id, bucket`,
+            );
+            // SQL's histograms run to the last bucket; ingest's stop at the last non-zero one.
+            const trimmed = (h: number[]) => h.slice(0, h.findLastIndex((n) => n > 0) + 1);
+            expect(
+              rows.map((r) => ({ ...r, bucket: new Date(r.bucket as string).toISOString(), ...(r.response_histogram ? { response_histogram: trimmed(r.response_histogram as number[]) } : {}) })),
+              table,
+            ).to.deep.equal(expected[tier]);
+          }
+        } finally {
+          await orm.close(true);
+        }
+      } finally {
+        await embedded?.stop();
+      }
+    });
   });
 });

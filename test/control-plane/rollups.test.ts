@@ -1,8 +1,9 @@
-// Rollups written at ingest, raw results in day partitions with retention, and the
-// answers built on them: per-service uptime/metrics and GET /metrics.
+// Rollups folded from the backlog ingest appends to, raw results in day partitions with
+// retention, and the answers built on them: per-service uptime/metrics and GET /metrics.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { HISTOGRAM_BUCKETS, histogramBucket } from '../../control-plane/src/features/checks/response-histogram.js';
+import { encodeBacklog } from '../../control-plane/src/features/checks/rollup-deltas.js';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
@@ -43,6 +44,7 @@ describe('rollups, partitions and retention', () => {
     }));
     expect(await agent.sendResults(batch)).to.equal(60);
     expect(await agent.sendResults(batch), 'the same results again').to.equal(0);
+    await cp.running.settleRollups();
 
     const raw = await sql<{ total: string; up: string; sum: number }>(
       `select count(*) as total, count(*) filter (where status <> 'RED') as up, sum(response_time_ms) as sum from check_results where service_id = $1`,
@@ -71,6 +73,62 @@ describe('rollups, partitions and retention', () => {
     expect(hourly.points.reduce((n: number, p: { total_checks: number }) => n + p.total_checks, 0)).to.equal(60);
     const daily = (await cp.api.get(`/services/${serviceId}/metrics?period=90d`, u.token)).body;
     expect(daily).to.include({ bucket: '1d', total_checks: 60, successful_checks: 48 });
+  });
+
+  const rolledTotals = async (serviceId: string) =>
+    Promise.all(
+      ['check_rollups_minute', 'check_rollups_hour', 'check_rollups_day'].map(async (table) => {
+        const [row] = await sql<{ n: string | null }>(`select sum(total_checks) as n from ${table} where service_id = $1`, [serviceId]);
+        return Number(row!.n ?? 0);
+      }),
+    );
+
+  it('counts each result once when replicas fold the backlog at the same time as each other and as reads', async function () {
+    this.timeout(30_000);
+    const replica = await startTestControlPlane({ start: { clock } });
+    try {
+      const u = await cp.api.newUser('rollup-replicas');
+      const serviceId = await newService(u);
+      const now = clock.now().getTime();
+      let sent = 0;
+      for (let b = 0; b < 8; b++) {
+        const batch = Array.from({ length: 25 }, (_, i) => ({ serviceId, ok: i % 4 !== 0, checkedAtMs: now - (b * 25 + i) * 30_000 }));
+        sent += await agent.sendResults(batch);
+        // Folding and reading on both replicas while batches keep arriving.
+        if (b % 2 === 1) await Promise.all([cp.running.settleRollups(), replica.running.settleRollups(), cp.api.get(`/services/${serviceId}/uptime?period=7d`, u.token)]);
+      }
+      const [uptime] = await Promise.all([
+        replica.api.get(`/services/${serviceId}/uptime?period=7d`, u.token),
+        cp.running.settleRollups(),
+        replica.running.settleRollups(),
+      ]);
+      expect(sent).to.equal(200);
+      expect(uptime.body, 'a read on the other replica counts every acknowledged result').to.include({ total_checks: 200, successful_checks: 144 });
+      expect(await rolledTotals(serviceId)).to.deep.equal([200, 200, 200]);
+      expect(await sql('select 1 from rollup_backlog')).to.deep.equal([]);
+    } finally {
+      await replica.stop();
+    }
+  });
+
+  it('folds the backlog a stopped replica left, except for services deleted since', async () => {
+    const u = await cp.api.newUser('rollup-left');
+    const kept = await newService(u, 'kept');
+    const deleted = await newService(u, 'deleted');
+    expect((await cp.api.del(`/services/${deleted}`, u.token)).status).to.equal(204);
+    const checkedAt = new Date(clock.now().getTime() - 60_000);
+    // As the ingest transaction of a replica that stopped before any folder ran would leave it.
+    await sql('insert into rollup_backlog (results) values ($1)', [
+      encodeBacklog([
+        { serviceId: kept, checkedAt, status: 'GREEN', responseTimeMs: 12 },
+        { serviceId: kept, checkedAt, status: 'RED', responseTimeMs: 30 },
+        { serviceId: deleted, checkedAt, status: 'GREEN', responseTimeMs: 5 },
+      ]),
+    ]);
+    const uptime = (await cp.api.get(`/services/${kept}/uptime?period=24h`, u.token)).body;
+    expect(uptime).to.include({ total_checks: 2, successful_checks: 1 });
+    expect(await rolledTotals(kept)).to.deep.equal([2, 2, 2]);
+    expect(await rolledTotals(deleted), 'nothing comes back for a deleted service').to.deep.equal([0, 0, 0]);
   });
 
   it("deletes a service's raw results and rollups with it", async () => {

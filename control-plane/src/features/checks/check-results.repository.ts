@@ -1,10 +1,10 @@
 // SQL of the ingest transaction, nothing else: lock and read the services a batch is about,
-// insert the results (idempotent on the result's key), and write the states and rollups the
-// batch moved. Each is one statement whatever the batch holds; ingest.service.ts tells the story.
+// insert the results (idempotent on the result's key), write the states the batch moved and
+// append its results to the rollup backlog. Each is one statement whatever the batch holds;
+// ingest.service.ts tells the story.
 import type { ServiceStatus } from '../../../../shared/src/status.js';
 import { queryBound, type Tx } from '../../db/tx.js';
 import type { IncomingResult } from './check-result.js';
-import type { RollupDeltas } from './rollup-deltas.js';
 import { hasMoved, type ServiceState } from './service-status.js';
 
 export interface CheckResultsRepository {
@@ -19,8 +19,8 @@ export interface CheckResultsRepository {
   lockServices(tx: Tx, serviceIds: string[]): Promise<Map<string, LockedService>>;
   /** Removes results inserted for services deleted before they could be locked. */
   discard(tx: Tx, results: IncomingResult[]): Promise<void>;
-  /** Writes the moved states (services and their locations' latest results) and adds the rollup deltas. */
-  saveStatesAndRollups(tx: Tx, states: Map<string, ServiceState>, deltas: RollupDeltas): Promise<void>;
+  /** Writes the moved states (services and their locations' latest results) and appends a row (encodeBacklog) to the rollup backlog. */
+  saveStates(tx: Tx, states: Map<string, ServiceState>, backlog: string): Promise<void>;
 }
 
 export interface LockedService {
@@ -52,7 +52,7 @@ export function createCheckResultsRepository(): CheckResultsRepository {
       ]);
     },
 
-    async saveStatesAndRollups(tx, states, deltas) {
+    async saveStates(tx, states, backlog) {
       const locations: object[] = [];
       const services: object[] = [];
       for (const [id, s] of states) {
@@ -63,7 +63,7 @@ export function createCheckResultsRepository(): CheckResultsRepository {
         }
         services.push({ id, status: s.status, checked_at: s.lastCheckedAt, response_time_ms: s.lastResponseTimeMs, red_streak: s.redStreak, failure_streak: s.failureStreak });
       }
-      await queryBound(tx, SAVE_SQL, [JSON.stringify(locations), JSON.stringify(services), JSON.stringify(deltas.minute), JSON.stringify(deltas.hour), JSON.stringify(deltas.day)]);
+      await queryBound(tx, SAVE_SQL, [JSON.stringify(locations), JSON.stringify(services), backlog]);
     },
   };
 }
@@ -130,21 +130,7 @@ const INSERT_SQL = `with v as (
   select array_agg(n order by n) as fresh
     from (select min(v.ordinality)::int as n from v join stored using (service_id, checked_at, id) group by service_id, checked_at, id) first`;
 
-function upsertRollup(table: string, param: string, histogram: boolean): string {
-  const columns = `service_id, bucket, total_checks, successful_checks, response_time_sum_ms, response_time_max_ms${histogram ? ', response_histogram' : ''}`;
-  return `insert into ${table} as r (${columns})
-      select ${columns} from json_to_recordset(${param}::json) as x (service_id uuid, bucket timestamptz, total_checks int, successful_checks int,
-        response_time_sum_ms float8, response_time_max_ms float8${histogram ? ', response_histogram int[]' : ''})
-    on conflict (service_id, bucket) do update set
-      total_checks = r.total_checks + excluded.total_checks,
-      successful_checks = r.successful_checks + excluded.successful_checks,
-      response_time_sum_ms = r.response_time_sum_ms + excluded.response_time_sum_ms,
-      response_time_max_ms = greatest(r.response_time_max_ms, excluded.response_time_max_ms)${
-        histogram ? ', response_histogram = outpost_histogram_add(r.response_histogram, excluded.response_histogram)' : ''
-      }`;
-}
-
-// States and rollups in one round trip: five writes of one statement, each from a JSON parameter.
+// States and the backlog row in one round trip: three writes of one statement each.
 const SAVE_SQL = `with locations as (
     insert into service_location_status (service_id, location, status, checked_at, response_time_ms)
       select * from json_to_recordset(?::json) as v (service_id uuid, location text, status text, checked_at timestamptz, response_time_ms float8)
@@ -154,9 +140,9 @@ const SAVE_SQL = `with locations as (
            red_streak = v.red_streak, failure_streak = v.failure_streak
       from json_to_recordset(?::json) as v (id uuid, status text, checked_at timestamptz, response_time_ms float8, red_streak int, failure_streak int)
      where s.id = v.id
-  ), by_minute as (${upsertRollup('check_rollups_minute', '?', false)}),
-  by_hour as (${upsertRollup('check_rollups_hour', '?', true)}),
-  by_day as (${upsertRollup('check_rollups_day', '?', true)})
+  ), backlog as (
+    insert into rollup_backlog (results) values (?)
+  )
   select 1`;
 
 function toRecord(r: IncomingResult) {

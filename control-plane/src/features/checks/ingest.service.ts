@@ -1,5 +1,5 @@
-// Turns a batch of agent results into stored rows, statuses, rollups, alerts and outbox rows
-// in one transaction, then live events. The caller acknowledges the batch only after ingest()
+// Turns a batch of agent results into stored rows, statuses, alerts and outbox rows in one
+// transaction, with the rows' share of the rollups in the rollup backlog, then live events. The caller acknowledges the batch only after ingest()
 // resolves, so nothing is lost; a replay stores nothing twice. Every step is a fixed number of
 // statements for the whole batch, however many results, services or alerts it holds.
 import { statusOf } from '../../../../shared/src/status.js';
@@ -15,7 +15,7 @@ import type { EventBus, OrganizationEvent } from '../realtime/event-bus.js';
 import type { IncomingResult, StoredResult } from './check-result.js';
 import type { CheckResultsRepository, LockedService } from './check-results.repository.js';
 import type { PartitionKeeper } from './partition-keeper.js';
-import { rollupDeltas } from './rollup-deltas.js';
+import { encodeBacklog } from './rollup-deltas.js';
 import { applyResult } from './service-status.js';
 
 export interface AgentResult {
@@ -88,7 +88,7 @@ export function createIngestService({ transaction, results, partitions, evaluato
         const stored = inTimeOrder(inserted.filter((r) => services.has(r.serviceId))).map((r) => withStatus(r, services.get(r.serviceId)!));
         if (stored.length === 0) return NOTHING;
         const states = new Map([...services].map(([id, s]) => [id, s.state]));
-        await results.saveStatesAndRollups(tx, states, rollupDeltas(stored));
+        await results.saveStates(tx, states, encodeBacklog(stored));
         const alerts = await evaluator.evaluate(tx, stored);
         const planned = await planner.plan(tx, alerts.notices);
         const news = eventsOf(stored, alerts, audience());

@@ -24,6 +24,8 @@ export interface PartitionKeeper {
   maintain(): Promise<number>;
   /** The oldest time a raw result may have and still be kept. */
   retainedSince(): Date;
+  /** The oldest minute rollup kept: older days' partitions are dropped. */
+  minuteRollupsSince(): Date;
   /** Forgets which partitions exist, after a write found one missing. */
   forget(): void;
 }
@@ -32,6 +34,7 @@ const dayKey = (t: Date | number) => new Date(Math.floor(new Date(t).getTime() /
 
 export function createPartitionKeeper(em: () => EntityManager, clock: Clock, retentionDays: number): PartitionKeeper {
   const known = new Set<string>();
+  const minuteRollupDays = Math.max(retentionDays, MINUTE_ROLLUP_DAYS);
   const today = () => Math.floor(clock.now().getTime() / DAY_MS) * DAY_MS;
 
   async function create(days: string[]): Promise<void> {
@@ -63,13 +66,17 @@ export function createPartitionKeeper(em: () => EntityManager, clock: Clock, ret
 
     async maintain() {
       await create(Array.from({ length: DAYS_AHEAD + 1 }, (_, i) => dayKey(today() + i * DAY_MS)).filter((d) => !known.has(d)));
-      const dropped = (await dropBefore('check_results', retentionDays)) + (await dropBefore('check_rollups_minute', Math.max(retentionDays, MINUTE_ROLLUP_DAYS)));
+      const dropped = (await dropBefore('check_results', retentionDays)) + (await dropBefore('check_rollups_minute', minuteRollupDays));
       if (dropped > 0) known.clear();
       return dropped + (await deleteBefore('check_rollups_hour', HOUR_ROLLUP_DAYS)) + (await deleteBefore('check_rollups_day', DAY_ROLLUP_DAYS));
     },
 
     retainedSince() {
       return new Date(today() - retentionDays * DAY_MS);
+    },
+
+    minuteRollupsSince() {
+      return new Date(today() - minuteRollupDays * DAY_MS);
     },
 
     forget() {

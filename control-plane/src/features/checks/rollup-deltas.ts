@@ -1,6 +1,6 @@
-// What a batch of newly stored results adds to the minute, hour and day rollups: one delta
-// per service and bucket, so a batch costs one upsert per rollup table however many results
-// it holds.
+// What newly stored results add to the minute, hour and day rollups: one delta per service
+// and bucket, so folding costs one upsert per rollup table however many results it covers.
+// The results wait in the rollup backlog in the compact form encoded here.
 import type { ServiceStatus } from '../../../../shared/src/status.js';
 import { histogramBucket } from './response-histogram.js';
 
@@ -54,9 +54,22 @@ function fold(results: readonly RolledResult[], widthMs: number, histogram: bool
       h[b]! += 1;
     }
   }
-  return [...deltas.values()];
+  // In key order, so that folders running side by side lock rollup rows in the same order.
+  return [...deltas.values()].sort((a, b) => (a.service_id === b.service_id ? (a.bucket < b.bucket ? -1 : 1) : a.service_id < b.service_id ? -1 : 1));
 }
 
+/** The deltas of the results, each tier sorted by service and bucket. */
 export function rollupDeltas(results: readonly RolledResult[]): RollupDeltas {
   return { minute: fold(results, 60_000, false), hour: fold(results, 3_600_000, true), day: fold(results, 86_400_000, true) };
+}
+
+type BacklogEntry = [serviceId: string, checkedAtMs: number, status: ServiceStatus, responseTimeMs: number];
+
+/** Stored results as one rollup backlog row: what folding needs of each, and nothing more. */
+export function encodeBacklog(results: readonly RolledResult[]): string {
+  return JSON.stringify(results.map((r): BacklogEntry => [r.serviceId, r.checkedAt.getTime(), r.status, r.responseTimeMs]));
+}
+
+export function decodeBacklog(row: string): RolledResult[] {
+  return (JSON.parse(row) as BacklogEntry[]).map(([serviceId, checkedAtMs, status, responseTimeMs]) => ({ serviceId, checkedAt: new Date(checkedAtMs), status, responseTimeMs }));
 }

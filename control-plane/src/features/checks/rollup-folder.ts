@@ -1,0 +1,58 @@
+// Moves the rollup backlog into the rollup tables (ADR 0007). A round takes whole backlog rows
+// and adds one delta per service and bucket for all of them, in one transaction: each result
+// counts once, whichever replica folds it and whenever. Reads of rollups settle first, so a
+// result acknowledged before a read is in its answer.
+import type { Tx } from '../../db/tx.js';
+import type { PartitionKeeper } from './partition-keeper.js';
+import type { RollupBacklogRepository } from './rollup-backlog.repository.js';
+import { decodeBacklog, rollupDeltas } from './rollup-deltas.js';
+
+export interface RollupFolderDeps {
+  transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
+  backlog: RollupBacklogRepository;
+  partitions: Pick<PartitionKeeper, 'minuteRollupsSince'>;
+}
+
+export interface RollupFolder {
+  /** A round of the background job: the oldest rows no other folder holds. Answers how many results it folded. */
+  foldPending(): Promise<number>;
+  /** Folds every row appended before the call, waiting for other folders' rounds to commit. */
+  settle(): Promise<void>;
+}
+
+/** Backlog rows (ingest batches) per round: the deltas of a round travel as one statement. */
+const ROWS_PER_ROUND = 200;
+/** Rounds per job run, so one run ends even while agents keep the backlog full. */
+const MAX_ROUNDS = 10;
+
+export function createRollupFolder({ transaction, backlog, partitions }: RollupFolderDeps): RollupFolder {
+  async function fold(tx: Tx, rows: string[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const results = rows.flatMap(decodeBacklog);
+    const deltas = rollupDeltas(results);
+    // A minute partition older than retention is dropped at midnight; its counts go with it.
+    const kept = partitions.minuteRollupsSince().toISOString();
+    await backlog.add(tx, { ...deltas, minute: deltas.minute.filter((d) => d.bucket >= kept) });
+    return results.length;
+  }
+
+  return {
+    async foldPending() {
+      let folded = 0;
+      for (let round = 0; round < MAX_ROUNDS; round++) {
+        const { rows, results } = await transaction(async (tx) => {
+          const taken = await backlog.takeSome(tx, ROWS_PER_ROUND);
+          return { rows: taken.length, results: await fold(tx, taken) };
+        });
+        folded += results;
+        if (rows < ROWS_PER_ROUND) break;
+      }
+      return folded;
+    },
+
+    async settle() {
+      if (!(await backlog.pending())) return;
+      await transaction(async (tx) => fold(tx, await backlog.takeAll(tx)));
+    },
+  };
+}
