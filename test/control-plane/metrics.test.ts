@@ -4,12 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { getMetricsFromIterator, type PromData, type PromHistogramData, type PromMetrics } from 'prom2javascript';
+import pg from 'pg';
 import WebSocket from 'ws';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { connectReadyAgent, connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
+import { testDatabase } from '../support/test-database.js';
 import { freePort } from '../fixtures/peers/net-fixtures.js';
 
 type Families = PromMetrics;
@@ -176,6 +178,27 @@ describe('metrics', () => {
       // Retried later (5 s backoff), so it is still waiting in the outbox.
       expect(value(failed, 'outpost_outbox_pending_deliveries', { channel_type: 'webhook' })).to.be.at.least(1);
       expect(value(failed, 'outpost_notification_delivery_failures_total', { channel_type: 'sms' }), 'every channel type has a series').to.be.a('number');
+    });
+
+    it('reports the ingested batches waiting in the rollup backlog', async function () {
+      // A second session holds a transaction open, which the embedded database's one session cannot.
+      if ((await testDatabase()).kind === 'embedded') this.skip();
+      await poll(async () => value(await scrape(metricsUrl()), 'outpost_rollup_backlog_batches') === 0, { what: 'an empty backlog' });
+      const holder = new pg.Client({ connectionString: (await testDatabase()).url });
+      await holder.connect();
+      try {
+        // A row a folder is busy with: the others skip it, and it still waits.
+        await holder.query('begin');
+        await holder.query(`insert into rollup_backlog (results) values ('[]')`);
+        await holder.query('commit');
+        await holder.query('begin');
+        await holder.query('select id from rollup_backlog for update');
+        await poll(async () => value(await scrape(metricsUrl()), 'outpost_rollup_backlog_batches') === 1, { what: 'one batch in the backlog' });
+        await holder.query('rollback');
+      } finally {
+        await holder.end();
+      }
+      await poll(async () => value(await scrape(metricsUrl()), 'outpost_rollup_backlog_batches') === 0, { what: 'the backlog folded' });
     });
 
     it('reports the database pool in use, idle and waiting', async () => {

@@ -99,6 +99,12 @@ export function createControlPlaneMetrics({ readings, webSocketClients, poolUse,
     read: readings.pendingDeliveries,
     fill: (gauge, pending) => CHANNEL_TYPES.forEach((channel_type) => gauge.set({ channel_type }, pending.get(channel_type) ?? 0)),
   });
+  databaseGauge({
+    name: 'outpost_rollup_backlog_batches',
+    help: 'Ingested batches whose results wait to be folded into the rollups (the same on every replica)',
+    read: readings.rollupBacklog,
+    fill: (gauge, batches) => gauge.set(batches),
+  });
   if (settings.perService) probeGauges(databaseGauge, () => readings.probes(settings.maxServices));
 
   return {

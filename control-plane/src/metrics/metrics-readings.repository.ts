@@ -1,6 +1,7 @@
 // The few statements a scrape runs, one per family read from the database. They read what
 // ingestion and the agent sessions already keep up to date (the latest result per service and
-// location, the outbox, the sessions of live replicas), so a scrape never scans results, and
+// location, the outbox, the rollup backlog, the sessions of live replicas), so a scrape never
+// scans results, and
 // every replica reports the same values.
 import type { Query } from '../db/pooled-sql.js';
 
@@ -24,6 +25,8 @@ export interface MetricsReadings {
   agentsOnline(): Promise<Map<string, number>>;
   /** Deliveries waiting to be sent (or retried), per channel type. */
   pendingDeliveries(): Promise<Map<string, number>>;
+  /** Ingested batches waiting in the rollup backlog. */
+  rollupBacklog(): Promise<number>;
   /** The latest result of each service at each location, for at most `maxServices` services. */
   probes(maxServices: number): Promise<ProbeReadings>;
 }
@@ -70,6 +73,10 @@ export function createMetricsReadingsRepository(query: Query): MetricsReadings {
     async pendingDeliveries() {
       const rows = await query<{ channel_type: string; pending: number }>(PENDING_DELIVERIES_SQL, []);
       return new Map(rows.map((r) => [r.channel_type, r.pending]));
+    },
+    async rollupBacklog() {
+      const [row] = await query<{ batches: number }>('select count(*)::int as batches from rollup_backlog', []);
+      return row?.batches ?? 0;
     },
     async probes(maxServices) {
       const rows = await query<ProbeRow>(PROBES_SQL, [maxServices]);
