@@ -170,7 +170,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
 
   const partitions = createPartitionKeeper(db.em, clock, config.checkRetentionDays);
   const retentionJob = createPeriodicJob('check retention', RETENTION_INTERVAL_MS, partitions.maintain, logger);
-  const rollups = createRollupFolder({ transaction: db.transaction, backlog: createRollupBacklogRepository(db.em), partitions });
+  const rollups = createRollupFolder({ transaction: db.transaction, backlog: createRollupBacklogRepository(db.em), partitions, logger: logger.child({ component: 'rollups' }) });
   const rollupJob = createPeriodicJob('rollup folding', options.jobIntervalMs ?? ROLLUP_FOLD_INTERVAL_MS, rollups.foldPending, logger);
   const relay = db.embedded ? NO_RELAY : createEventRelay({ bus: cluster, query: sql.query, events: bus, follows: feed.follows, othersAlive: lease.othersAlive, logger });
   const ingest = createIngestService({

@@ -131,6 +131,21 @@ describe('rollups, partitions and retention', () => {
     expect(await rolledTotals(deleted), 'nothing comes back for a deleted service').to.deep.equal([0, 0, 0]);
   });
 
+  it('still answers uptime when the backlog cannot be folded, from the rollups as they are', async () => {
+    const u = await cp.api.newUser('rollup-unfoldable');
+    const serviceId = await newService(u);
+    expect(await agent.sendResults([{ serviceId, ok: true }, { serviceId, ok: false }])).to.equal(2);
+    await cp.running.settleRollups();
+    const [unfoldable] = await sql<{ id: string }>(`insert into rollup_backlog (results) values ('{not json') returning id`);
+    try {
+      const uptime = await cp.api.get(`/services/${serviceId}/uptime?period=24h`, u.token);
+      expect(uptime.status).to.equal(200);
+      expect(uptime.body).to.include({ total_checks: 2, successful_checks: 1 });
+    } finally {
+      await sql('delete from rollup_backlog where id = $1', [unfoldable!.id]);
+    }
+  });
+
   it("deletes a service's raw results and rollups with it", async () => {
     const u = await cp.api.newUser('rollup-delete');
     const serviceId = await newService(u);

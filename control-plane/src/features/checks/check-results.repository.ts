@@ -53,15 +53,16 @@ export function createCheckResultsRepository(): CheckResultsRepository {
     },
 
     async saveStates(tx, states, backlog) {
+      // Times as strings: JSON.stringify takes its slow path for every Date it meets.
       const locations: object[] = [];
       const services: object[] = [];
       for (const [id, s] of states) {
         if (!hasMoved(s)) continue;
         for (const location of s.movedLocations) {
           const l = s.byLocation.get(location)!;
-          locations.push({ service_id: id, location, status: l.status, checked_at: l.checkedAt, response_time_ms: l.responseTimeMs });
+          locations.push({ service_id: id, location, status: l.status, checked_at: l.checkedAt.toISOString(), response_time_ms: l.responseTimeMs });
         }
-        services.push({ id, status: s.status, checked_at: s.lastCheckedAt, response_time_ms: s.lastResponseTimeMs, red_streak: s.redStreak, failure_streak: s.failureStreak });
+        services.push({ id, status: s.status, checked_at: s.lastCheckedAt?.toISOString() ?? null, response_time_ms: s.lastResponseTimeMs, red_streak: s.redStreak, failure_streak: s.failureStreak });
       }
       await queryBound(tx, SAVE_SQL, [JSON.stringify(locations), JSON.stringify(services), backlog]);
     },

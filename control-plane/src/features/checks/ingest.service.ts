@@ -1,7 +1,8 @@
 // Turns a batch of agent results into stored rows, statuses, alerts and outbox rows in one
-// transaction, with the rows' share of the rollups in the rollup backlog, then live events. The caller acknowledges the batch only after ingest()
-// resolves, so nothing is lost; a replay stores nothing twice. Every step is a fixed number of
-// statements for the whole batch, however many results, services or alerts it holds.
+// transaction, with the stored rows appended to the rollup backlog (ADR 0007), then live
+// events. The caller acknowledges the batch only after ingest() resolves, so nothing is lost;
+// a replay stores nothing twice. Every step is a fixed number of statements for the whole
+// batch, however many results, services or alerts it holds.
 import { statusOf } from '../../../../shared/src/status.js';
 import type { Clock } from '../../clock.js';
 import { isMissingPartition } from '../../db/pg-errors.js';

@@ -3,6 +3,7 @@
 // counts once, whichever replica folds it and whenever. Reads of rollups settle first, so a
 // result acknowledged before a read is in its answer.
 import type { Tx } from '../../db/tx.js';
+import type { Logger } from '../../logger.js';
 import type { PartitionKeeper } from './partition-keeper.js';
 import type { RollupBacklogRepository } from './rollup-backlog.repository.js';
 import { decodeBacklog, rollupDeltas } from './rollup-deltas.js';
@@ -11,12 +12,17 @@ export interface RollupFolderDeps {
   transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
   backlog: RollupBacklogRepository;
   partitions: Pick<PartitionKeeper, 'minuteRollupsSince'>;
+  logger: Logger;
 }
 
 export interface RollupFolder {
   /** A round of the background job: the oldest rows no other folder holds. Answers how many results it folded. */
   foldPending(): Promise<number>;
-  /** Folds every row appended before the call, waiting for other folders' rounds to commit. */
+  /**
+   * Folds every row appended before the call, waiting for other folders' rounds to commit.
+   * A failure is logged, not thrown: the read goes on with the rollups as they are, and the
+   * job folds the rows later.
+   */
   settle(): Promise<void>;
 }
 
@@ -25,7 +31,7 @@ const ROWS_PER_ROUND = 200;
 /** Rounds per job run, so one run ends even while agents keep the backlog full. */
 const MAX_ROUNDS = 10;
 
-export function createRollupFolder({ transaction, backlog, partitions }: RollupFolderDeps): RollupFolder {
+export function createRollupFolder({ transaction, backlog, partitions, logger }: RollupFolderDeps): RollupFolder {
   async function fold(tx: Tx, rows: string[]): Promise<number> {
     if (rows.length === 0) return 0;
     const results = rows.flatMap(decodeBacklog);
@@ -53,8 +59,12 @@ export function createRollupFolder({ transaction, backlog, partitions }: RollupF
     },
 
     async settle() {
-      if (!(await backlog.pending())) return;
-      await transaction(async (tx) => fold(tx, await backlog.takeAll(tx)));
+      try {
+        if (!(await backlog.pending())) return;
+        await transaction(async (tx) => fold(tx, await backlog.takeAll(tx)));
+      } catch (err) {
+        logger.warn({ err }, 'could not fold the rollup backlog before a read; it answers without the latest results');
+      }
     },
   };
 }
