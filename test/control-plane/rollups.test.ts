@@ -94,8 +94,12 @@ describe('rollups, partitions and retention', () => {
       for (let b = 0; b < 8; b++) {
         const batch = Array.from({ length: 25 }, (_, i) => ({ serviceId, ok: i % 4 !== 0, checkedAtMs: now - (b * 25 + i) * 30_000 }));
         sent += await agent.sendResults(batch);
-        // Folding and reading on both replicas while batches keep arriving.
-        if (b % 2 === 1) await Promise.all([cp.running.settleRollups(), replica.running.settleRollups(), cp.api.get(`/services/${serviceId}/uptime?period=7d`, u.token)]);
+        // Bursts of reads and folds on both replicas between batches: each read counts every result acknowledged.
+        if (b % 2 === 1) {
+          const reads = Array.from({ length: 6 }, (_, i) => (i % 2 ? cp : replica).api.get(`/services/${serviceId}/uptime?period=7d`, u.token));
+          const [answers] = await Promise.all([Promise.all(reads), cp.running.settleRollups(), replica.running.settleRollups()]);
+          for (const r of answers) expect(r.body.total_checks, 'every acknowledged result').to.equal(sent);
+        }
       }
       const [uptime] = await Promise.all([
         replica.api.get(`/services/${serviceId}/uptime?period=7d`, u.token),

@@ -32,6 +32,31 @@ const ROWS_PER_ROUND = 200;
 const MAX_ROUNDS = 10;
 
 export function createRollupFolder({ transaction, backlog, partitions, logger }: RollupFolderDeps): RollupFolder {
+  // Reads arriving while a settle runs share the one after it, which starts after they came:
+  // a burst of reads (a public status page in an outage) costs two folds, not one per read.
+  let running: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  function settle(): Promise<void> {
+    if (!running) {
+      running = settleNow().finally(() => (running = undefined));
+      return running;
+    }
+    queued ??= running.then(() => {
+      queued = undefined;
+      return settle();
+    });
+    return queued;
+  }
+
+  async function settleNow(): Promise<void> {
+    try {
+      if (!(await backlog.pending())) return;
+      await transaction(async (tx) => fold(tx, await backlog.takeAll(tx)));
+    } catch (err) {
+      logger.warn({ err }, 'could not fold the rollup backlog before a read; it answers without the latest results');
+    }
+  }
+
   async function fold(tx: Tx, rows: string[]): Promise<number> {
     if (rows.length === 0) return 0;
     const results = rows.flatMap(decodeBacklog);
@@ -58,13 +83,6 @@ export function createRollupFolder({ transaction, backlog, partitions, logger }:
       return folded;
     },
 
-    async settle() {
-      try {
-        if (!(await backlog.pending())) return;
-        await transaction(async (tx) => fold(tx, await backlog.takeAll(tx)));
-      } catch (err) {
-        logger.warn({ err }, 'could not fold the rollup backlog before a read; it answers without the latest results');
-      }
-    },
+    settle,
   };
 }
