@@ -6,12 +6,15 @@ import { queryBound, type Tx } from '../../db/tx.js';
 import type { RollupDeltas } from './rollup-deltas.js';
 
 export interface RollupBacklogRepository {
-  /** Whether any row waits to be folded. */
-  pending(): Promise<boolean>;
+  /** The id of the newest row, null when no row waits. */
+  newest(): Promise<string | null>;
   /** Deletes and answers up to `limit` of the oldest rows, skipping those another folder holds. */
   takeSome(tx: Tx, limit: number): Promise<string[]>;
-  /** Deletes and answers every row, waiting for those another folder holds (gone once it commits). */
-  takeAll(tx: Tx): Promise<string[]>;
+  /**
+   * Deletes and answers up to `limit` of the oldest rows up to id `newest`, waiting for those
+   * another folder holds (gone once it commits).
+   */
+  takeThrough(tx: Tx, newest: string, limit: number): Promise<string[]>;
   /**
    * Adds the deltas to the rollups of the services that still exist. Those services are
    * locked against deletion first, so a service deleted meanwhile (its rollups deleted with
@@ -23,16 +26,17 @@ export interface RollupBacklogRepository {
 export function createRollupBacklogRepository(em: () => EntityManager): RollupBacklogRepository {
   const take = async (tx: Tx, sql: string, params: unknown[]) => (await queryBound<{ results: string }>(tx, sql, params)).map((r) => r.results);
   return {
-    async pending() {
-      return (await em().execute<{ one: number }[]>('select 1 as one from rollup_backlog limit 1')).length > 0;
+    async newest() {
+      const [row] = await em().execute<{ newest: string | null }[]>('select max(id)::text as newest from rollup_backlog');
+      return row?.newest ?? null;
     },
 
     takeSome(tx, limit) {
       return take(tx, `delete from rollup_backlog where id in (select id from rollup_backlog order by id limit ? for update skip locked) returning results`, [limit]);
     },
 
-    takeAll(tx) {
-      return take(tx, `delete from rollup_backlog where id in (select id from rollup_backlog order by id for update) returning results`, []);
+    takeThrough(tx, newest, limit) {
+      return take(tx, `delete from rollup_backlog where id in (select id from rollup_backlog where id <= ? order by id limit ? for update) returning results`, [newest, limit]);
     },
 
     async add(tx, deltas) {

@@ -19,14 +19,14 @@ export interface RollupFolder {
   /** A round of the background job: the oldest rows no other folder holds. Answers how many results it folded. */
   foldPending(): Promise<number>;
   /**
-   * Folds every row appended before the call, waiting for other folders' rounds to commit.
+   * Folds every row committed before the call, waiting for other folders' rounds to commit.
    * A failure is logged, not thrown: the read goes on with the rollups as they are, and the
    * job folds the rows later.
    */
   settle(): Promise<void>;
 }
 
-/** Backlog rows (ingest batches) per round: the deltas of a round travel as one statement. */
+/** Backlog rows (ingest batches) per transaction: the deltas of a round travel as one statement. */
 const ROWS_PER_ROUND = 200;
 /** Rounds per job run, so one run ends even while agents keep the backlog full. */
 const MAX_ROUNDS = 10;
@@ -48,10 +48,20 @@ export function createRollupFolder({ transaction, backlog, partitions, logger }:
     return queued;
   }
 
+  // Every row a read must count is committed, so it is at most the newest id seen now (ids
+  // of transactions still open may be lower, and are not the read's to wait for).
   async function settleNow(): Promise<void> {
     try {
-      if (!(await backlog.pending())) return;
-      await transaction(async (tx) => fold(tx, await backlog.takeAll(tx)));
+      const newest = await backlog.newest();
+      if (newest === null) return;
+      for (;;) {
+        const taken = await transaction(async (tx) => {
+          const rows = await backlog.takeThrough(tx, newest, ROWS_PER_ROUND);
+          await fold(tx, rows);
+          return rows.length;
+        });
+        if (taken < ROWS_PER_ROUND) return;
+      }
     } catch (err) {
       logger.warn({ err }, 'could not fold the rollup backlog before a read; it answers without the latest results');
     }
@@ -70,7 +80,7 @@ export function createRollupFolder({ transaction, backlog, partitions, logger }:
   return {
     async foldPending() {
       // Most rounds of an idle installation find nothing: no transaction for those.
-      if (!(await backlog.pending())) return 0;
+      if ((await backlog.newest()) === null) return 0;
       let folded = 0;
       for (let round = 0; round < MAX_ROUNDS; round++) {
         const { rows, results } = await transaction(async (tx) => {
