@@ -40,7 +40,14 @@ export function createCheckResultsRepository(): CheckResultsRepository {
 
     async insert(tx, results, organizationId) {
       if (results.length === 0) return [];
-      const [row] = await queryBound<{ fresh: number[] | null }>(tx, INSERT_SQL, [JSON.stringify(results.map(toRecord)), organizationId, organizationId]);
+      const params = [JSON.stringify(results.map(toRecord)), organizationId, organizationId];
+      if (new Set(results.map((r) => r.id)).size === results.length) {
+        const [row] = await queryBound<{ stored: number; fresh: string[] | null }>(tx, INSERT_DISTINCT_SQL, [...params, results.length]);
+        if (row!.stored === results.length) return results;
+        const fresh = new Set(row!.fresh);
+        return results.filter((r) => fresh.has(r.id));
+      }
+      const [row] = await queryBound<{ fresh: number[] | null }>(tx, INSERT_REPEATING_SQL, params);
       return (row?.fresh ?? []).map((n) => results[n - 1]!);
     },
 
@@ -114,20 +121,26 @@ function toState(r: LockedRow): ServiceState {
 
 // The batch travels as one JSON parameter: one bind instead of ten per result, and a plan
 // that does not grow with the batch. The organization comes from the service, which must
-// exist (and belong to the agent's organization, for an organization's own agent). It answers
-// the positions (from 1) in the batch of the rows it stored, as one array: the first of
-// repeated rows, since on conflict skips the repeats.
-const INSERT_SQL = `with v as (
-    select * from rows from (json_to_recordset(?::json) as (id uuid, service_id uuid, status text, response_time_ms float8,
-      message text, location text, agent_id text, checked_at timestamptz, ad_hoc boolean, details jsonb)) with ordinality as v
-  ), stored as (
-    insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details)
+// exist (and belong to the agent's organization, for an organization's own agent).
+const RECORD_COLUMNS = `(id uuid, service_id uuid, status text, response_time_ms float8,
+      message text, location text, agent_id text, checked_at timestamptz, ad_hoc boolean, details jsonb)`;
+
+const insertFrom = (source: string) => `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details)
     select v.id, v.service_id, s.organization_id, v.status, v.response_time_ms, v.message, v.location, v.agent_id, v.checked_at, v.ad_hoc, v.details
-      from v join services s on s.id = v.service_id
+      from ${source} join services s on s.id = v.service_id
      where ?::uuid is null or s.organization_id = ?::uuid
     on conflict (service_id, checked_at, id) do nothing
-    returning service_id, checked_at, id
-  )
+    returning service_id, checked_at, id`;
+
+// A batch whose ids are all different, as agents send them: how many rows it stored, and
+// only when that is not all of them (a replay), the ids stored, which name the results.
+const INSERT_DISTINCT_SQL = `with stored as (${insertFrom(`json_to_recordset(?::json) as v ${RECORD_COLUMNS}`)})
+  select count(*)::int as stored, case when count(*) < ? then array_agg(id)::text[] end as fresh from stored`;
+
+// A batch repeating an id: the positions (from 1) in the batch of the rows it stored, as one
+// array; for a repeated row, the first, since on conflict skips the repeats.
+const INSERT_REPEATING_SQL = `with v as (select * from rows from (json_to_recordset(?::json) as ${RECORD_COLUMNS}) with ordinality as v),
+  stored as (${insertFrom('v')})
   select array_agg(n order by n) as fresh
     from (select min(v.ordinality)::int as n from v join stored using (service_id, checked_at, id) group by service_id, checked_at, id) first`;
 
