@@ -1,8 +1,8 @@
 // Benchmark: how many results per second the control plane ingests (insert, status, rule
 // evaluation, the ack, and the rollups folded from the backlog by the end) from agents
-// streaming full batches. Several agent streams
-// each keep a few batches in flight, as the agent's publisher does after an outage; like
-// agents sharing a location, each stream reports on its own share of the services.
+// streaming full batches. Several agent streams each keep a few batches in flight, as the
+// agent's publisher does after an outage; like agents sharing a location, each stream reports
+// on its own share of the services.
 //
 //   npx tsx bench/ingest-throughput.ts [--full]   (quick: 50,000 results; full: 200,000; 1,000
 //   services, batches of 500, 4 streams)

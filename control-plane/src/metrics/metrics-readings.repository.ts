@@ -1,8 +1,7 @@
 // The few statements a scrape runs, one per family read from the database. They read what
 // ingestion and the agent sessions already keep up to date (the latest result per service and
 // location, the outbox, the rollup backlog, the sessions of live replicas), so a scrape never
-// scans results, and
-// every replica reports the same values.
+// scans results, and every replica reports the same values.
 import type { Query } from '../db/pooled-sql.js';
 
 export interface ProbeReading {

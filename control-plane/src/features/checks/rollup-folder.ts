@@ -48,8 +48,9 @@ export function createRollupFolder({ transaction, backlog, partitions, logger }:
     return queued;
   }
 
-  // Every row a read must count is committed, so it is at most the newest id seen now (ids
-  // of transactions still open may be lower, and are not the read's to wait for).
+  // Every row a read must count is committed, so its id is at most the newest one seen now. A
+  // batch still being ingested may hold a lower id: it is not acknowledged, so the read need
+  // not count it, and its row is not visible to wait for.
   async function settleNow(): Promise<void> {
     try {
       const newest = await backlog.newest();
