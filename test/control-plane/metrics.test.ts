@@ -187,12 +187,15 @@ describe('metrics', () => {
       const holder = new pg.Client({ connectionString: (await testDatabase()).url });
       await holder.connect();
       try {
-        // A row a folder is busy with: the others skip it, and it still waits.
-        await holder.query('begin');
-        await holder.query(`insert into rollup_backlog (results) values ('[]')`);
-        await holder.query('commit');
-        await holder.query('begin');
-        await holder.query('select id from rollup_backlog for update');
+        // A row a folder is busy with: the others skip it, and it still waits. The job may fold
+        // the row before it is held; then another is added.
+        for (let attempt = 1; ; attempt++) {
+          await holder.query(`insert into rollup_backlog (results) values ('[]')`);
+          await holder.query('begin');
+          if ((await holder.query('select id from rollup_backlog for update')).rowCount! > 0) break;
+          await holder.query('rollback');
+          if (attempt === 5) throw new Error('the folding job took every row before it could be held');
+        }
         await poll(async () => value(await scrape(metricsUrl()), 'outpost_rollup_backlog_batches') === 1, { what: 'one batch in the backlog' });
         await holder.query('rollback');
       } finally {
