@@ -2,9 +2,8 @@
 // and Node options read from package.json), with no services, on the embedded database
 // (PGlite) against the same build on PostgreSQL. For each, a first start on an empty data
 // folder (the embedded one copies the build's migrated template; on PostgreSQL the migrations
-// run) and a restart on the data it left: the peak RSS while starting
-// (VmHWM until /api/v1/ready answers) and the steady RSS (the highest VmRSS sampled over a
-// while after that).
+// run) and a restart on the data it left: the peak RSS while starting (VmHWM until
+// /api/v1/ready answers) and the steady RSS (the highest VmRSS sampled over a while after that).
 //
 //   npx tsx bench/embedded-memory.ts [--full]
 // Builds with `npm run -s build` first. The PostgreSQL reference creates (and at the end drops)

@@ -135,6 +135,17 @@ describe('rollups, partitions and retention', () => {
     expect(await rolledTotals(deleted), 'nothing comes back for a deleted service').to.deep.equal([0, 0, 0]);
   });
 
+  it('settles a backlog of more batches than one fold takes before answering', async () => {
+    const u = await cp.api.newUser('rollup-deep');
+    const serviceId = await newService(u);
+    const checkedAt = new Date(clock.now().getTime() - 60_000);
+    const rows = Array.from({ length: 450 }, (_, i) => encodeBacklog([{ serviceId, checkedAt, status: i % 3 ? 'GREEN' : 'RED', responseTimeMs: 5 }]));
+    await sql('insert into rollup_backlog (results) select unnest($1::text[])', [rows]);
+    const uptime = (await cp.api.get(`/services/${serviceId}/uptime?period=24h`, u.token)).body;
+    expect(uptime).to.include({ total_checks: 450, successful_checks: 300 });
+    expect(await rolledTotals(serviceId)).to.deep.equal([450, 450, 450]);
+  });
+
   it('still answers uptime when the backlog cannot be folded, from the rollups as they are', async () => {
     const u = await cp.api.newUser('rollup-unfoldable');
     const serviceId = await newService(u);

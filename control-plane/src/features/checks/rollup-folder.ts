@@ -54,18 +54,25 @@ export function createRollupFolder({ transaction, backlog, partitions, logger }:
   async function settleNow(): Promise<void> {
     try {
       const newest = await backlog.newest();
-      if (newest === null) return;
-      for (;;) {
-        const taken = await transaction(async (tx) => {
-          const rows = await backlog.takeThrough(tx, newest, ROWS_PER_ROUND);
-          await fold(tx, rows);
-          return rows.length;
-        });
-        if (taken < ROWS_PER_ROUND) return;
-      }
+      // As many rounds as it takes: no row comes after `newest`, so they end.
+      if (newest !== null) await foldInRounds((tx) => backlog.takeThrough(tx, newest, ROWS_PER_ROUND), Infinity);
     } catch (err) {
       logger.warn({ err }, 'could not fold the rollup backlog before a read; it answers without the latest results');
     }
+  }
+
+  /** Rounds of `take` and fold, a transaction each, until a round takes less than a full one. */
+  async function foldInRounds(take: (tx: Tx) => Promise<string[]>, maxRounds: number): Promise<number> {
+    let folded = 0;
+    for (let round = 0; round < maxRounds; round++) {
+      const { rows, results } = await transaction(async (tx) => {
+        const taken = await take(tx);
+        return { rows: taken.length, results: await fold(tx, taken) };
+      });
+      folded += results;
+      if (rows < ROWS_PER_ROUND) break;
+    }
+    return folded;
   }
 
   async function fold(tx: Tx, rows: string[]): Promise<number> {
@@ -82,16 +89,7 @@ export function createRollupFolder({ transaction, backlog, partitions, logger }:
     async foldPending() {
       // Most rounds of an idle installation find nothing: no transaction for those.
       if ((await backlog.newest()) === null) return 0;
-      let folded = 0;
-      for (let round = 0; round < MAX_ROUNDS; round++) {
-        const { rows, results } = await transaction(async (tx) => {
-          const taken = await backlog.takeSome(tx, ROWS_PER_ROUND);
-          return { rows: taken.length, results: await fold(tx, taken) };
-        });
-        folded += results;
-        if (rows < ROWS_PER_ROUND) break;
-      }
-      return folded;
+      return foldInRounds((tx) => backlog.takeSome(tx, ROWS_PER_ROUND), MAX_ROUNDS);
     },
 
     settle,
