@@ -11,6 +11,8 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../.
 
 export interface BuiltAgent {
   cli: string;
+  /** bench/reference/idle-stream.ts, compiled alongside. */
+  idleStream: string;
   remove(): void;
 }
 
@@ -19,8 +21,13 @@ export function buildAgent(): BuiltAgent {
   const out = mkdtempSync(path.join(root, '.bench-agent-'));
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   const flags = ['--strict', '--outDir', out, '--rootDir', root, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--esModuleInterop', '--skipLibCheck', '--resolveJsonModule'];
-  execFileSync(process.execPath, [tsc, path.join(root, 'agent/src/cli.ts'), ...flags], { stdio: 'inherit' });
-  return { cli: path.join(out, 'agent/src/cli.js'), remove: () => rmSync(out, { recursive: true, force: true }) };
+  const entries = ['agent/src/cli.ts', 'bench/reference/idle-stream.ts'].map((file) => path.join(root, file));
+  execFileSync(process.execPath, [tsc, ...entries, ...flags], { stdio: 'inherit' });
+  return {
+    cli: path.join(out, 'agent/src/cli.js'),
+    idleStream: path.join(out, 'bench/reference/idle-stream.js'),
+    remove: () => rmSync(out, { recursive: true, force: true }),
+  };
 }
 
 export interface RunningProcess {
@@ -37,17 +44,20 @@ export function unitNodeOptions(): string {
 /** `outpost-agent run` against `server` with a fresh data directory (removed on stop), with the unit's Node options. */
 export function startAgent(cli: string, server: string): RunningProcess {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-agent-'));
-  const child = spawn(process.execPath, [cli, 'run', '--server', server, '--token', 'good-token', '--location', 'bench', '--data-dir', dataDir, '--log-level', 'error'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, NODE_OPTIONS: unitNodeOptions() },
-  });
+  const agent = startCompiled(cli, ['run', '--server', server, '--token', 'good-token', '--location', 'bench', '--data-dir', dataDir, '--log-level', 'error']);
   return {
-    child,
+    child: agent.child,
     async stop() {
-      await stopChild(child);
+      await agent.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A script of the agent build, run by plain node with the unit's Node options, as the agent is. */
+export function startCompiled(file: string, args: string[]): RunningProcess {
+  const child = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_OPTIONS: unitNodeOptions() } });
+  return { child, stop: () => stopChild(child) };
 }
 
 /** Runs a TypeScript script of bench/reference (through tsx); resolves once it printed its first JSON line. */
@@ -80,7 +90,17 @@ export function cpuMs(pid: number): number {
 
 /** Resident set size of a process, in MB. */
 export function rssMb(pid: number): number {
-  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return statusMb(pid, 'VmRSS');
+}
+
+/** The resident memory no other process shares: the heap and the rest of what it allocated, in MB. */
+export function anonymousRssMb(pid: number): number {
+  return statusMb(pid, 'RssAnon');
+}
+
+function statusMb(pid: number, field: string): number {
+  const kb = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (kb === undefined) throw new Error(`no ${field} in /proc/${pid}/status`);
   return Number(kb) / 1024;
 }
 
