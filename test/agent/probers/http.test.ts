@@ -87,6 +87,27 @@ describe('http prober', () => {
     expect(seen[0]?.headers['x-probe']).to.equal('yes');
   });
 
+  it("sends the URL's query string, and its user and password as basic authentication", async () => {
+    routes.set('/private?since=1h&x=%20', (_q, s) => s.writeHead(200).end());
+    const r = await runProbe('HTTP', `${base.replace('//', '//ops:p%40ss@')}/private?since=1h&x=%20#ignored`);
+    expect(r.ok, r.message).to.equal(true);
+    expect(seen[0]?.url).to.equal('/private?since=1h&x=%20');
+    expect(seen[0]?.headers.authorization).to.equal(`Basic ${Buffer.from('ops:p@ss').toString('base64')}`);
+  });
+
+  it('reaches an IPv6 literal', async () => {
+    const v6 = http.createServer((_q, s) => s.writeHead(200).end());
+    await new Promise<void>((r) => v6.listen(0, '::1', r));
+    try {
+      const r = await runProbe('HTTP', `http://[::1]:${(v6.address() as AddressInfo).port}/`);
+      expect(r.ok, r.message).to.equal(true);
+      expect(r.message).to.match(/^HTTP 200/);
+    } finally {
+      v6.closeAllConnections();
+      await new Promise((r) => v6.close(r));
+    }
+  });
+
   it('repeats the method and body on 307, and turns to GET on 303', async () => {
     routes.set('/keep', (_q, s) => s.writeHead(307, { location: '/echo' }).end());
     routes.set('/see-other', (_q, s) => s.writeHead(303, { location: '/echo' }).end());
