@@ -1,9 +1,10 @@
 // The reference for the agent benchmarks: a bare Node process with one timer per service,
 // each firing on the same slot the agent would use and making the same connection the
 // agent's prober makes (HTTP: a GET on a fresh connection, body read, socket destroyed;
-// TCP: connect, then destroy). Nothing else: no scheduler, spool, stream or results.
+// TCP: connect, then destroy; none: nothing, the timers alone). Nothing else: no scheduler,
+// spool, stream or results.
 //
-//   node --import tsx bench/reference/bare-loop.ts http|tcp PORT SERVICES INTERVAL_MS WARMUP_MS MEASURE_MS
+//   node --import tsx bench/reference/bare-loop.ts http|tcp|none PORT SERVICES INTERVAL_MS WARMUP_MS MEASURE_MS
 //
 // Prints {"ready":true} at once, then after WARMUP_MS + MEASURE_MS one JSON line with the
 // checks started inside the measured window and their lateness after the slot (ms, sorted).
@@ -18,20 +19,24 @@ const windowStart = Date.now() + Number(warmupArg);
 const windowEnd = windowStart + Number(measureArg);
 const lateness: number[] = [];
 
-const connect: () => void =
-  kind === 'http'
-    ? () => {
-        const req = http.get({ host: '127.0.0.1', port: Number(port), path: '/', agent: false, headers: { 'user-agent': 'bare-loop' } }, (res) => {
-          res.on('data', () => undefined);
-          res.once('end', () => req.socket?.destroy());
-        });
-        req.once('error', () => req.socket?.destroy());
-      }
-    : () => {
-        const socket = net.connect({ host: '127.0.0.1', port: Number(port) });
-        socket.once('connect', () => socket.destroy());
-        socket.once('error', () => socket.destroy());
-      };
+const connections: Record<string, () => void> = {
+  http() {
+    const req = http.get({ host: '127.0.0.1', port: Number(port), path: '/', agent: false, headers: { 'user-agent': 'bare-loop' } }, (res) => {
+      res.on('data', () => undefined);
+      res.once('end', () => req.socket?.destroy());
+    });
+    req.once('error', () => req.socket?.destroy());
+  },
+  tcp() {
+    const socket = net.connect({ host: '127.0.0.1', port: Number(port) });
+    socket.once('connect', () => socket.destroy());
+    socket.once('error', () => socket.destroy());
+  },
+  none: () => undefined,
+};
+const chosen = connections[kind!];
+if (!chosen) throw new Error(`unknown kind ${kind}`);
+const connect: () => void = chosen;
 
 function arm(offset: number, slot: number): void {
   setTimeout(() => {

@@ -13,6 +13,8 @@ export interface BuiltAgent {
   cli: string;
   /** bench/reference/idle-stream.ts, compiled alongside. */
   idleStream: string;
+  /** bench/support/null-prober-agent.ts, compiled alongside. */
+  nullProberAgent: string;
   remove(): void;
 }
 
@@ -21,11 +23,12 @@ export function buildAgent(): BuiltAgent {
   const out = mkdtempSync(path.join(root, '.bench-agent-'));
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   const flags = ['--strict', '--outDir', out, '--rootDir', root, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--esModuleInterop', '--skipLibCheck', '--resolveJsonModule'];
-  const entries = ['agent/src/cli.ts', 'bench/reference/idle-stream.ts'].map((file) => path.join(root, file));
+  const entries = ['agent/src/cli.ts', 'bench/reference/idle-stream.ts', 'bench/support/null-prober-agent.ts'].map((file) => path.join(root, file));
   execFileSync(process.execPath, [tsc, ...entries, ...flags], { stdio: 'inherit' });
   return {
     cli: path.join(out, 'agent/src/cli.js'),
     idleStream: path.join(out, 'bench/reference/idle-stream.js'),
+    nullProberAgent: path.join(out, 'bench/support/null-prober-agent.js'),
     remove: () => rmSync(out, { recursive: true, force: true }),
   };
 }
@@ -43,8 +46,17 @@ export function unitNodeOptions(): string {
 
 /** `outpost-agent run` against `server` with a fresh data directory (removed on stop), with the unit's Node options. */
 export function startAgent(cli: string, server: string): RunningProcess {
+  return withDataDir((dataDir) => startCompiled(cli, ['run', '--server', server, '--token', 'good-token', '--location', 'bench', '--data-dir', dataDir, '--log-level', 'error']));
+}
+
+/** The agent with a prober that answers at once (bench/support/null-prober-agent.ts), like startAgent. */
+export function startNullProberAgent(built: BuiltAgent, server: string): RunningProcess {
+  return withDataDir((dataDir) => startCompiled(built.nullProberAgent, [server, dataDir]));
+}
+
+function withDataDir(start: (dataDir: string) => RunningProcess): RunningProcess {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-agent-'));
-  const agent = startCompiled(cli, ['run', '--server', server, '--token', 'good-token', '--location', 'bench', '--data-dir', dataDir, '--log-level', 'error']);
+  const agent = start(dataDir);
   return {
     child: agent.child,
     async stop() {
