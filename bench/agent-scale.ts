@@ -29,8 +29,8 @@ const targets = await startScript<{ tcp: number }>('targets.ts', []);
 let cp: FakeControlPlane | undefined;
 try {
   cp = await startFakeControlPlane({ heartbeatIntervalSeconds: 5 });
-  const idle = await measureIdle(cp, () => startAgent(built.cli, cp!.address));
-  const idleReference = await measureIdle(cp, () => startCompiled(built.idleStream, [cp!.address, 'good-token']));
+  const idle = await measureIdle(cp, (address) => startAgent(built.cli, address));
+  const idleReference = await measureIdle(cp, (address) => startCompiled(built.idleStream, [address, 'good-token']));
   for (let i = 0; i < SERVICES; i++) {
     const a: Assignment = { serviceId: serviceId(i), version: 1, checkType: 'TCP', endpoint: `127.0.0.1:${targets.first.tcp}`, intervalSeconds: INTERVAL_MS / 1000, timeoutSeconds: 5, options: {} };
     cp.assignments.set(a.serviceId, a);
@@ -54,8 +54,8 @@ try {
   built.remove();
 }
 
-async function measureIdle(controlPlane: FakeControlPlane, start: () => RunningProcess): Promise<{ rss: number; anonymous: number }> {
-  const subject = start();
+async function measureIdle(controlPlane: FakeControlPlane, start: (address: string) => RunningProcess): Promise<{ rss: number; anonymous: number }> {
+  const subject = start(controlPlane.address);
   try {
     await waitFor(() => controlPlane.openStreams() === 1, 30_000, 'the idle process to connect');
     await sleep(IDLE_SETTLE_MS);
