@@ -3,6 +3,7 @@
 import { describeNetworkError } from './network-errors.js';
 import type { ProbeDetails, ProbeResult, ProbeTarget } from './prober.js';
 import { SocketSession } from './socket-session.js';
+import type { ProbeSignal } from './probe-signal.js';
 
 export interface Verdict {
   ok: boolean;
@@ -10,7 +11,7 @@ export interface Verdict {
   details?: ProbeDetails;
 }
 
-export async function converse(target: ProbeTarget, signal: AbortSignal, talk: (session: SocketSession) => Promise<Verdict>): Promise<ProbeResult> {
+export async function converse(target: ProbeTarget, signal: ProbeSignal, talk: (session: SocketSession) => Promise<Verdict>): Promise<ProbeResult> {
   const started = performance.now();
   let session: SocketSession | undefined;
   try {

@@ -4,6 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { certificateFacts } from './peer-certificate.js';
+import type { ProbeSignal } from './probe-signal.js';
 
 export interface HttpExchange {
   status: number;
@@ -21,7 +22,7 @@ export interface HttpRequestOptions {
   body?: string;
   verifyTls: boolean;
   maxBodyBytes: number;
-  signal: AbortSignal;
+  signal: ProbeSignal;
 }
 
 export function httpRequest(url: URL, options: HttpRequestOptions): Promise<HttpExchange> {

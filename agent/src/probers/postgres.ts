@@ -8,6 +8,7 @@ import { converse, type Verdict } from './conversation.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeResult, ProbeTarget } from './prober.js';
 import type { SocketSession } from './socket-session.js';
+import type { ProbeSignal } from './probe-signal.js';
 
 const SSL_REQUEST_CODE = 80877103;
 const PROTOCOL_3 = 196608;
@@ -46,7 +47,7 @@ async function handshake(s: SocketSession, o: CheckOptions<'POSTGRES'>): Promise
   return { ok: true, message: `PostgreSQL answered: ${errorMessage(body)}`, details };
 }
 
-async function login(target: ProbeTarget, o: CheckOptions<'POSTGRES'>, signal: AbortSignal): Promise<ProbeResult> {
+async function login(target: ProbeTarget, o: CheckOptions<'POSTGRES'>, signal: ProbeSignal): Promise<ProbeResult> {
   const address = parseHostPort(target.endpoint);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);

@@ -2,6 +2,7 @@
 // data, never an exception: probe() resolves with ok=false and a short human message.
 import type { CheckOptions } from '../../../shared/src/check-options.js';
 import type { CheckFamily, CheckType } from '../../../shared/src/check-types.js';
+import type { ProbeSignal } from './probe-signal.js';
 
 export interface ProbeTarget<F extends CheckFamily = CheckFamily> {
   checkType: CheckType;
@@ -30,5 +31,5 @@ export interface ProbeResult {
 export interface Prober<F extends CheckFamily = CheckFamily> {
   readonly family: F;
   /** Resolves (never rejects) before or when `signal` aborts at the check's timeout. */
-  probe(target: ProbeTarget<F>, signal: AbortSignal): Promise<ProbeResult>;
+  probe(target: ProbeTarget<F>, signal: ProbeSignal): Promise<ProbeResult>;
 }

@@ -2,6 +2,7 @@
 // prober does (throws, ignores its signal), run() resolves with a result by the deadline.
 import { AGENT_CHECK_TYPES, checkFamily, type CheckFamily, type CheckType } from '../../../shared/src/check-types.js';
 import type { Prober, ProbeResult, ProbeTarget } from './prober.js';
+import { DeadlineSignal } from './probe-signal.js';
 
 /** Time a prober gets after its signal aborts to report its own, more precise, failure. */
 const ABORT_GRACE_MS = 100;
@@ -31,7 +32,7 @@ export function createProberRegistry(probers: readonly Prober[]): ProberRegistry
 // error with a stack, and every prober already releases what it holds when it resolves).
 function runWithDeadline(prober: Prober, target: ProbeTarget): Promise<ProbeResult> {
   const started = performance.now();
-  const controller = new AbortController();
+  const signal = new DeadlineSignal();
   return new Promise<ProbeResult>((resolve) => {
     let settled = false;
     const settle = (result: ProbeResult) => {
@@ -41,10 +42,10 @@ function runWithDeadline(prober: Prober, target: ProbeTarget): Promise<ProbeResu
       resolve(result);
     };
     let timer = setTimeout(() => {
-      controller.abort();
+      signal.abort();
       timer = setTimeout(() => settle(failed(target.timeoutMs, `timed out after ${target.timeoutMs} ms`)), ABORT_GRACE_MS);
     }, target.timeoutMs);
-    prober.probe(target, controller.signal).then(settle, (err: unknown) =>
+    prober.probe(target, signal).then(settle, (err: unknown) =>
       settle(failed(performance.now() - started, `prober error: ${err instanceof Error ? err.message : String(err)}`)),
     );
   });

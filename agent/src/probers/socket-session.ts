@@ -4,6 +4,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
+import type { ProbeSignal } from './probe-signal.js';
 
 export class ProbeFailure extends Error {}
 
@@ -21,7 +22,7 @@ export class SocketSession {
   }
 
   /** Connects to `endpoint` (host:port); rejects with the socket error when it cannot. */
-  static open(endpoint: string, signal: AbortSignal): Promise<SocketSession> {
+  static open(endpoint: string, signal: ProbeSignal): Promise<SocketSession> {
     const address = parseHostPort(endpoint);
     if (!address) return Promise.reject(new ProbeFailure(`bad endpoint ${endpoint}`));
     const started = performance.now();

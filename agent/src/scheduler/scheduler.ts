@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { Assignment } from '../../../shared/src/assignment.js';
 import { normaliseCheckType } from '../../../shared/src/check-types.js';
-import type { ProbeResult } from '../probers/prober.js';
+import type { ProbeResult, ProbeTarget } from '../probers/prober.js';
 import type { ProberRegistry } from '../probers/registry.js';
 import { Semaphore } from './semaphore.js';
 import { nextSlot, offsetMs } from './slots.js';
@@ -43,6 +43,8 @@ interface Entry {
   assignment: Assignment;
   /** Where the service's runs fall within its interval, computed once per assignment. */
   offsetMs: number;
+  /** What the prober is given, made once per assignment; null for a check type this agent does not know. */
+  target: ProbeTarget | null;
   timer?: NodeJS.Timeout;
   /** When the next scheduled run should start. */
   plannedAt?: number;
@@ -80,7 +82,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   const isCurrent = (entry: Entry) => !stopped && !entry.removed && entries.get(entry.assignment.serviceId) === entry;
 
   const slotOffset = (a: Assignment) => offsetMs(a.serviceId, intervalMs(a));
-  const newEntry = (assignment: Assignment): Entry => ({ assignment, offsetMs: slotOffset(assignment), running: false, removed: false, runAgain: false });
+  const newEntry = (assignment: Assignment): Entry => ({ assignment, offsetMs: slotOffset(assignment), target: probeTarget(assignment), running: false, removed: false, runAgain: false });
 
   function scheduleNext(entry: Entry, lastStart: number): void {
     // At least half an interval after the last start, then on the service's own slot.
@@ -109,14 +111,14 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       return;
     }
     entry.running = true;
-    const assignment = entry.assignment;
+    const { assignment, target } = entry;
     const plannedAt = adHoc ? undefined : (entry.plannedAt ?? Date.now());
     if (!adHoc) scheduleNext(entry, Date.now());
     const queued = limiter.tryRun(async () => {
       // Waiting for a free slot may outlast the assignment: never probe with old settings.
       if (!isCurrent(entry) || entry.assignment !== assignment) return;
       const checkedAt = Date.now();
-      const result = await probe(assignment);
+      const result = await probe(assignment, target);
       const latenessMs = plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt);
       onResult({ assignment, result, checkedAt, adHoc, latenessMs });
     });
@@ -147,12 +149,11 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     else if (again) start(entry, true);
   }
 
-  function probe(a: Assignment): Promise<ProbeResult> {
-    const checkType = normaliseCheckType(a.checkType);
-    if (!checkType) {
+  function probe(a: Assignment, target: ProbeTarget | null): Promise<ProbeResult> {
+    if (!target) {
       return Promise.resolve({ ok: false, responseTimeMs: 0, message: `check type ${a.checkType} is not supported by this agent version`, details: {} });
     }
-    return registry.run({ checkType, endpoint: a.endpoint, timeoutMs: a.timeoutSeconds * 1000, options: a.options });
+    return registry.run(target);
   }
 
   function upsert(assignment: Assignment): void {
@@ -172,6 +173,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     clearTimeout(held.timer);
     held.assignment = assignment;
     held.offsetMs = slotOffset(assignment);
+    held.target = probeTarget(assignment);
     if (held.running) held.runAgain = 'changed';
     else runAtOnce(held);
   }
@@ -224,4 +226,9 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       clearTimeout(timer);
     },
   };
+}
+
+function probeTarget(a: Assignment): ProbeTarget | null {
+  const checkType = normaliseCheckType(a.checkType);
+  return checkType ? { checkType, endpoint: a.endpoint, timeoutMs: a.timeoutSeconds * 1000, options: a.options } : null;
 }

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
+import type { ProbeSignal } from '../../../agent/src/probers/probe-signal.js';
 import type { Prober, ProbeResult, ProbeTarget } from '../../../agent/src/probers/prober.js';
 import { createProberRegistry } from '../../../agent/src/probers/registry.js';
 
 const target = (timeoutMs: number): ProbeTarget => ({ checkType: 'TCP', endpoint: '127.0.0.1:1', timeoutMs, options: {} });
 
 /** A TCP prober that does what the test tells it to with the signal it gets. */
-const prober = (probe: (signal: AbortSignal) => Promise<ProbeResult>): Prober & { signals: AbortSignal[] } => {
-  const signals: AbortSignal[] = [];
+const prober = (probe: (signal: ProbeSignal) => Promise<ProbeResult>): Prober & { signals: ProbeSignal[] } => {
+  const signals: ProbeSignal[] = [];
   return {
     family: 'TCP',
     signals,
