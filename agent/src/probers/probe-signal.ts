@@ -19,7 +19,7 @@ export class DeadlineSignal implements ProbeSignal {
     return this.abortedFlag;
   }
 
-  addEventListener(_type: 'abort', listener: () => void): void {
+  addEventListener(_type: 'abort', listener: () => void, _options?: { once?: boolean }): void {
     if (this.abortedFlag) return;
     this.listeners ??= [];
     if (!this.listeners.includes(listener)) this.listeners.push(listener);

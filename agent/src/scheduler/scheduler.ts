@@ -73,7 +73,9 @@ export interface Scheduler {
 export function createScheduler({ registry, onResult, logger, maxConcurrentChecks = 256, maxQueuedChecks = maxConcurrentChecks * 4, snapshotSpreadMs = 10_000, stopWaitMs = 5_000 }: SchedulerOptions): Scheduler {
   const entries = new Map<string, Entry>();
   const limiter = new Semaphore(maxConcurrentChecks, maxQueuedChecks);
-  const running = new Set<Promise<void>>();
+  /** Probes started and not yet ended, and who waits for that to be none (stop). */
+  let probing = 0;
+  const idleWaiters: (() => void)[] = [];
   let removedWhileRunning = 0;
   let skipped = 0;
   let stopped = false;
@@ -114,26 +116,45 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     const { assignment, target } = entry;
     const plannedAt = adHoc ? undefined : (entry.plannedAt ?? Date.now());
     if (!adHoc) scheduleNext(entry, Date.now());
-    const queued = limiter.tryRun(async () => {
-      // Waiting for a free slot may outlast the assignment: never probe with old settings.
-      if (!isCurrent(entry) || entry.assignment !== assignment) return;
-      const checkedAt = Date.now();
-      const result = await probe(assignment, target);
-      const latenessMs = plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt);
-      onResult({ assignment, result, checkedAt, adHoc, latenessMs });
-    });
-    if (!queued) {
+    if (!limiter.acquire(() => run(entry, assignment, target, adHoc, plannedAt))) {
       skipped++;
       entry.running = false;
-      return;
     }
-    const run = queued
-      .catch((err) => logger.error({ err, serviceId: assignment.serviceId }, 'publishing a result failed'))
-      .finally(() => {
-        running.delete(run);
+  }
+
+  /** Runs the probe in the place acquired for it, hands the result on, and frees the place. */
+  function run(entry: Entry, assignment: Assignment, target: ProbeTarget | null, adHoc: boolean, plannedAt: number | undefined): void {
+    // Waiting for a free slot may outlast the assignment: never probe with old settings.
+    // Freed on the next turn, so a queue of such runs does not unwind on one stack.
+    if (!isCurrent(entry) || entry.assignment !== assignment) {
+      queueMicrotask(() => {
+        limiter.release();
         finishRun(entry);
       });
-    running.add(run);
+      return;
+    }
+    const checkedAt = Date.now();
+    probing++;
+    const publish = (result: ProbeResult) => {
+      limiter.release();
+      try {
+        onResult({ assignment, result, checkedAt, adHoc, latenessMs: plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt) });
+      } catch (err) {
+        logger.error({ err, serviceId: assignment.serviceId }, 'publishing a result failed');
+      }
+      ended(entry);
+    };
+    const fail = (err: unknown) => {
+      limiter.release();
+      logger.error({ err, serviceId: assignment.serviceId }, 'a probe failed without a result');
+      ended(entry);
+    };
+    probe(assignment, target).then(publish, fail);
+  }
+
+  function ended(entry: Entry): void {
+    if (--probing === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+    finishRun(entry);
   }
 
   function finishRun(entry: Entry): void {
@@ -222,7 +243,8 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       stopped = true;
       for (const entry of entries.values()) clearTimeout(entry.timer);
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...running]), new Promise((resolve) => (timer = setTimeout(resolve, stopWaitMs)))]);
+      const idle = probing === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await Promise.race([idle, new Promise((resolve) => (timer = setTimeout(resolve, stopWaitMs)))]);
       clearTimeout(timer);
     },
   };

@@ -1,5 +1,7 @@
 // Caps how many probes run at once, so a large snapshot does not open every socket together,
 // and how many wait, so an agent that cannot keep up holds bounded memory and says so.
+// Callbacks rather than promises: it sits on every check's path, and a free place, the usual
+// case, then costs no allocation.
 export class Semaphore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -9,20 +11,25 @@ export class Semaphore {
     private readonly maxWaiting: number,
   ) {}
 
-  /** Runs `work` when a place is free; null (and `work` never runs) when the queue is full. */
-  tryRun<T>(work: () => Promise<T>): Promise<T> | null {
-    if (this.active >= this.limit && this.waiting.length >= this.maxWaiting) return null;
-    return this.run(work);
+  /**
+   * Calls `start` once a place is free (at once when one is), holding that place until
+   * release(); false (and `start` is never called) when the queue is full.
+   */
+  acquire(start: () => void): boolean {
+    if (this.active < this.limit) {
+      this.active++;
+      start();
+      return true;
+    }
+    if (this.waiting.length >= this.maxWaiting) return false;
+    this.waiting.push(start);
+    return true;
   }
 
-  private async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await work();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
+  /** Frees a place taken by acquire(); the longest waiting start takes it over. */
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
   }
 }

@@ -264,6 +264,28 @@ describe('scheduler', () => {
     expect(runs[0]?.result).to.include({ ok: false, message: 'check type CARRIER_PIGEON is not supported by this agent version' });
   });
 
+  it('logs a result it could not hand on and frees its place: the service and the others keep running', async () => {
+    const logged: string[] = [];
+    let refuse = true;
+    scheduler = createScheduler({
+      registry: createProberRegistry([(prober = new GatedProber(true))]),
+      onResult: (r) => {
+        if (refuse) throw new Error('spool gone');
+        runs.push(r);
+      },
+      logger: pino({ level: 'error' }, { write: (line: string) => logged.push(JSON.parse(line).msg) }),
+      maxConcurrentChecks: 1,
+    });
+    scheduler.upsert(assignment({ serviceId: 'a', endpoint: 'a:1' }));
+    await poll(() => logged.length === 1, { what: 'the error logged' });
+    expect(logged).to.deep.equal(['publishing a result failed']);
+    refuse = false;
+    scheduler.runNow('a');
+    scheduler.upsert(assignment({ serviceId: 'b', endpoint: 'b:1' }));
+    await poll(() => runs.length === 2, { what: 'both services run in the one place' });
+    expect(runs.map((r) => r.assignment.serviceId).sort()).to.deep.equal(['a', 'b']);
+  });
+
   describe('stop', () => {
     it('waits for a running probe and starts nothing afterwards', async () => {
       scheduler.replaceAll([assignment({ serviceId: 'a', endpoint: 'a:1', intervalSeconds: 1 })]);
