@@ -1,9 +1,9 @@
 // Runs a short protocol conversation as a probe: opens the socket, lets the protocol talk,
 // and turns whatever happens (refusal, garbage, silence until the timeout) into a result.
 import { describeNetworkError } from './network-errors.js';
+import type { ProbeSignal } from './probe-signal.js';
 import type { ProbeDetails, ProbeResult, ProbeTarget } from './prober.js';
 import { SocketSession } from './socket-session.js';
-import type { ProbeSignal } from './probe-signal.js';
 
 export interface Verdict {
   ok: boolean;

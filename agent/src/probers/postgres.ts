@@ -6,9 +6,9 @@ import type { CheckOptions } from '../../../shared/src/check-options.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { converse, type Verdict } from './conversation.js';
 import { describeNetworkError } from './network-errors.js';
+import type { ProbeSignal } from './probe-signal.js';
 import type { Prober, ProbeResult, ProbeTarget } from './prober.js';
 import type { SocketSession } from './socket-session.js';
-import type { ProbeSignal } from './probe-signal.js';
 
 const SSL_REQUEST_CODE = 80877103;
 const PROTOCOL_3 = 196608;

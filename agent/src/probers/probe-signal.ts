@@ -12,15 +12,11 @@ export interface ProbeSignal {
 
 /** Aborted once by its owner; like an AbortSignal, it calls each listener once, and none added after it aborted. */
 export class DeadlineSignal implements ProbeSignal {
-  private abortedFlag = false;
+  aborted = false;
   private listeners: (() => void)[] | undefined;
 
-  get aborted(): boolean {
-    return this.abortedFlag;
-  }
-
   addEventListener(_type: 'abort', listener: () => void, _options?: { once?: boolean }): void {
-    if (this.abortedFlag) return;
+    if (this.aborted) return;
     this.listeners ??= [];
     if (!this.listeners.includes(listener)) this.listeners.push(listener);
   }
@@ -31,8 +27,8 @@ export class DeadlineSignal implements ProbeSignal {
   }
 
   abort(): void {
-    if (this.abortedFlag) return;
-    this.abortedFlag = true;
+    if (this.aborted) return;
+    this.aborted = true;
     const listeners = this.listeners ?? [];
     this.listeners = undefined;
     for (const listener of listeners) listener();

@@ -1,8 +1,8 @@
 // Finds the prober for a check type and runs it under the check's hard timeout. Whatever a
 // prober does (throws, ignores its signal), run() resolves with a result by the deadline.
 import { AGENT_CHECK_TYPES, checkFamily, type CheckFamily, type CheckType } from '../../../shared/src/check-types.js';
-import type { Prober, ProbeResult, ProbeTarget } from './prober.js';
 import { DeadlineSignal } from './probe-signal.js';
+import type { Prober, ProbeResult, ProbeTarget } from './prober.js';
 
 /** Time a prober gets after its signal aborts to report its own, more precise, failure. */
 const ABORT_GRACE_MS = 100;

@@ -136,7 +136,6 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     const checkedAt = Date.now();
     probing++;
     const publish = (result: ProbeResult) => {
-      limiter.release();
       try {
         onResult({ assignment, result, checkedAt, adHoc, latenessMs: plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt) });
       } catch (err) {
@@ -145,14 +144,15 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       ended(entry);
     };
     const fail = (err: unknown) => {
-      limiter.release();
       logger.error({ err, serviceId: assignment.serviceId }, 'a probe failed without a result');
       ended(entry);
     };
     probe(assignment, target).then(publish, fail);
   }
 
+  /** A started probe is over: its place is free, and stop() may be waiting for the last one. */
   function ended(entry: Entry): void {
+    limiter.release();
     if (--probing === 0) for (const resolve of idleWaiters.splice(0)) resolve();
     finishRun(entry);
   }
