@@ -119,6 +119,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     readings: createMetricsReadingsRepository(sql.query),
     webSocketClients: feed.clients,
     poolUse: db.poolUse,
+    // The ingest service is made further down, with these metrics as its observer.
+    ingestWaiting: () => ingest.waiting(),
     settings: config.metrics,
     logger: logger.child({ component: 'metrics' }),
   });
@@ -183,6 +185,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     relay,
     follows: feed.follows,
     wakeDispatcher,
+    observer: metrics.ingest,
     clock,
     logger: logger.child({ component: 'ingest' }),
   });

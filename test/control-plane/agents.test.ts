@@ -2,10 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { expect } from 'chai';
+import pg from 'pg';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, connectScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
+import { sql } from '../support/sql.js';
+import { testDatabase } from '../support/test-database.js';
 
 describe('agents', () => {
   let cp: TestControlPlane;
@@ -90,6 +93,56 @@ describe('agents', () => {
       agent.close();
     }
     await poll(async () => (await cp.api.get(`/agents/${created.id}`, u.token)).body.status === 'offline', { what: 'offline after the stream closes' });
+  });
+
+  it("stores batches that queued behind others in one transaction, each agent still held to its organization's services", async function () {
+    const db = await testDatabase();
+    // Another session must hold a service's row lock, which PGlite's single session cannot.
+    if (db.kind === 'embedded') this.skip();
+    const u = await cp.api.newUser('agent-group');
+    const other = await cp.api.newUser('agent-group-other');
+    const location = `dc-${randomUUID().slice(0, 8)}`;
+    const created = await register(u, location);
+    const service = async (name: string, owner: TestUser) => (await cp.api.post('/services', { name, endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP', locations: [location] }, owner.token)).body.id as string;
+    const held = await service('held', u);
+    const mine = await service('mine', u);
+    const theirs = await service('theirs', other);
+    const metric = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${cp.baseUrl}/metrics`)).text())?.[1]);
+    const platform = await connectReadyAgent(cp.running, location);
+    const platformToo = await connectReadyAgent(cp.running, location);
+    const own = await connectScriptedAgent(cp.running.grpcPort, created.token);
+    await snapshotOf(own);
+    const transactionsBefore = await metric('outpost_ingest_transactions_total');
+
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    let first: Promise<number>[];
+    let queued: Promise<number>[];
+    try {
+      await locker.query('begin');
+      await locker.query('select 1 from services where id = $1 for update', [held]);
+      // Two transactions, as many as run at once, wait for the locked service...
+      first = [platform.sendResults([{ serviceId: held }]), platformToo.sendResults([{ serviceId: held }])];
+      const waitingOnLocks = async () => (await sql<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))[0]!.n;
+      await poll(async () => (await waitingOnLocks()) === 2, { what: 'both transactions to wait for the lock' });
+      // ...so these two batches, of an organization's agent and of a platform agent, queue.
+      queued = [own.sendResults([{ serviceId: theirs }, { serviceId: mine }]), platform.sendResults([{ serviceId: theirs }])];
+      await poll(async () => (await metric('outpost_ingest_waiting_batches')) === 2, { what: 'two batches waiting' });
+    } finally {
+      await locker.query('rollback');
+      await locker.end();
+    }
+    try {
+      expect(await Promise.all(first)).to.deep.equal([1, 1]);
+      expect(await Promise.all(queued), "the organization's agent stores only its own organization's result").to.deep.equal([1, 1]);
+      expect((await metric('outpost_ingest_transactions_total')) - transactionsBefore, 'four batches, three transactions').to.equal(3);
+      expect(await metric('outpost_ingest_waiting_batches')).to.equal(0);
+      const checksOf = async (id: string, owner: TestUser) => ((await cp.api.get(`/services/${id}/checks`, owner.token)).body as { agent_id: string }[]).map((c) => c.agent_id);
+      expect(await checksOf(mine, u)).to.deep.equal([created.id]);
+      expect(await checksOf(theirs, other)).to.deep.equal([platform.agentId]);
+    } finally {
+      for (const agent of [platform, platformToo, own]) agent.close();
+    }
   });
 
   it('keeps the previous token working after a rotation until it is revoked', async () => {

@@ -17,6 +17,7 @@ export interface MetricsSources {
   readings: MetricsReadings;
   webSocketClients: () => number;
   poolUse: () => PoolUse;
+  ingestWaiting: () => number;
   settings: Pick<MetricsSettings, 'perService' | 'maxServices'>;
   logger: Logger;
 }
@@ -31,7 +32,7 @@ export interface ControlPlaneMetrics {
 /** Fills a gauge from the database at scrape time; a failed read leaves it empty for this scrape. */
 type DatabaseGauge = <T>(options: { name: string; help: string; labelNames?: readonly string[]; read: () => Promise<T>; fill: (gauge: Gauge, value: T) => void }) => void;
 
-export function createControlPlaneMetrics({ readings, webSocketClients, poolUse, settings, logger }: MetricsSources): ControlPlaneMetrics {
+export function createControlPlaneMetrics({ readings, webSocketClients, poolUse, ingestWaiting, settings, logger }: MetricsSources): ControlPlaneMetrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
@@ -45,6 +46,8 @@ export function createControlPlaneMetrics({ readings, webSocketClients, poolUse,
   const batches = new Counter({ name: 'outpost_ingest_batches_total', help: 'Result batches from agents, by outcome', labelNames: ['outcome'], registers });
   const results = new Counter({ name: 'outpost_ingest_results_total', help: 'Results from agents, stored or ignored (replays, unknown services, past retention)', labelNames: ['outcome'], registers });
   const ingestDuration = new Histogram({ name: 'outpost_ingest_duration_seconds', help: 'Time to ingest one batch: results, statuses, rollups, alerts, outbox', registers });
+  const ingestTransactions = new Counter({ name: 'outpost_ingest_transactions_total', help: 'Ingest transactions committed; under load one stores several batches', registers });
+  const groupedBatches = new Counter({ name: 'outpost_ingest_transaction_batches_total', help: 'Batches stored by the committed ingest transactions (over outpost_ingest_transactions_total: batches per transaction)', registers });
   const attempts = new Counter({ name: 'outpost_notification_delivery_attempts_total', help: 'Notification delivery attempts, by channel type', labelNames: ['channel_type'], registers });
   const failures = new Counter({ name: 'outpost_notification_delivery_failures_total', help: 'Notification delivery attempts that failed, by channel type', labelNames: ['channel_type'], registers });
   // Series present from the start, so that rate() and alerts see a zero before the first event.
@@ -67,6 +70,7 @@ export function createControlPlaneMetrics({ readings, webSocketClients, poolUse,
       this.set({ state: 'idle' }, use.idle);
     },
   });
+  new Gauge({ name: 'outpost_ingest_waiting_batches', help: 'Result batches of this replica waiting for an ingest transaction while others are stored', registers, collect() { this.set(ingestWaiting()); } });
   new Gauge({ name: 'outpost_db_pool_waiting', help: 'Queries of this replica waiting for a pool connection', registers, collect() { this.set(poolUse().waiting); } });
 
   const databaseGauge: DatabaseGauge = ({ name, help, labelNames = [], read, fill }) => {
@@ -119,6 +123,10 @@ export function createControlPlaneMetrics({ readings, webSocketClients, poolUse,
         if (b.failed) return;
         results.inc({ outcome: 'stored' }, b.stored);
         results.inc({ outcome: 'ignored' }, b.received - b.stored);
+      },
+      transactionCommitted(batchCount) {
+        ingestTransactions.inc();
+        groupedBatches.inc(batchCount);
       },
     },
     deliveries: {

@@ -11,12 +11,15 @@ export interface IncomingResult {
   message: string;
   location: string;
   agentId: string;
+  /** An organization's own agent reported it, and may only report on that organization's services; null for a platform agent. */
+  agentOrganizationId: string | null;
   checkedAt: Date;
   adHoc: boolean;
   details: Record<string, unknown>;
 }
 
-export interface StoredResult extends IncomingResult, StatusStep {
+/** Stored, the result belongs to its service's organization; who may have reported it was settled by the insert. */
+export interface StoredResult extends Omit<IncomingResult, 'agentOrganizationId'>, StatusStep {
   organizationId: string;
   serviceName: string;
   serviceEndpoint: string;

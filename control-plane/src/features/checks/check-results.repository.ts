@@ -9,12 +9,12 @@ import { hasMoved, type ServiceState } from './service-status.js';
 
 export interface CheckResultsRepository {
   /**
-   * Inserts the results of services that exist (of `organizationId` when set); answers those
-   * that were new, in batch order: replays, and a result repeated within the batch after its
-   * first time, are left out. It locks no service, so batches about the same services insert
-   * side by side.
+   * Inserts the results of services that exist (of the reporting agent's organization, for an
+   * organization's own agent); answers those that were new, in batch order: replays, and a
+   * result repeated within the batch after its first time, are left out. It locks no service,
+   * so batches about the same services insert side by side.
    */
-  insert(tx: Tx, results: IncomingResult[], organizationId: string | null): Promise<IncomingResult[]>;
+  insert(tx: Tx, results: IncomingResult[]): Promise<IncomingResult[]>;
   /** Locks the services (in id order, so concurrent batches queue instead of deadlocking) and reads their states. */
   lockServices(tx: Tx, serviceIds: string[]): Promise<Map<string, LockedService>>;
   /** Removes results inserted for services deleted before they could be locked. */
@@ -38,9 +38,9 @@ export function createCheckResultsRepository(): CheckResultsRepository {
       return new Map((row?.locked ?? []).map((r) => [r.id, { state: toState(r), alerting: r.alerting }]));
     },
 
-    async insert(tx, results, organizationId) {
+    async insert(tx, results) {
       if (results.length === 0) return [];
-      const params = [JSON.stringify(results.map(toRecord)), organizationId, organizationId];
+      const params = [JSON.stringify(results.map(toRecord))];
       if (new Set(results.map((r) => r.id)).size === results.length) {
         const [row] = await queryBound<{ stored: number; fresh: string[] | null }>(tx, INSERT_DISTINCT_SQL, [...params, results.length]);
         if (row!.stored === results.length) return results;
@@ -121,14 +121,15 @@ function toState(r: LockedRow): ServiceState {
 
 // The batch travels as one JSON parameter: one bind instead of ten per result, and a plan
 // that does not grow with the batch. The organization comes from the service, which must
-// exist (and belong to the agent's organization, for an organization's own agent).
+// exist (and belong to the agent's organization, for an organization's own agent: a
+// transaction may hold batches of several agents).
 const RECORD_COLUMNS = `(id uuid, service_id uuid, status text, response_time_ms float8,
-      message text, location text, agent_id text, checked_at timestamptz, ad_hoc boolean, details jsonb)`;
+      message text, location text, agent_id text, agent_organization_id uuid, checked_at timestamptz, ad_hoc boolean, details jsonb)`;
 
 const insertFrom = (source: string) => `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, ad_hoc, details)
     select v.id, v.service_id, s.organization_id, v.status, v.response_time_ms, v.message, v.location, v.agent_id, v.checked_at, v.ad_hoc, v.details
       from ${source} join services s on s.id = v.service_id
-     where ?::uuid is null or s.organization_id = ?::uuid
+     where v.agent_organization_id is null or s.organization_id = v.agent_organization_id
     on conflict (service_id, checked_at, id) do nothing
     returning service_id, checked_at, id`;
 
@@ -168,6 +169,7 @@ function toRecord(r: IncomingResult) {
     message: r.message,
     location: r.location,
     agent_id: r.agentId,
+    agent_organization_id: r.agentOrganizationId,
     checked_at: r.checkedAt.toISOString(),
     ad_hoc: r.adHoc,
     details: r.details,

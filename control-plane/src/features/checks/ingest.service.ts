@@ -1,11 +1,12 @@
 // Turns a batch of agent results into stored rows, statuses, alerts and outbox rows in one
 // transaction, with the stored rows appended to the rollup backlog (ADR 0007), then live
-// events. The caller acknowledges the batch only after ingest() resolves, so nothing is lost;
-// a replay stores nothing twice. Every step is a fixed number of statements for the whole
-// batch, however many results, services or alerts it holds.
+// events. Under load, batches that arrived while others were being stored share a transaction
+// (group-commit.ts). The caller acknowledges the batch only after ingest() resolves, so nothing
+// is lost; a replay stores nothing twice. Every step is a fixed number of statements for the
+// whole transaction, however many batches, results, services or alerts it holds.
 import { statusOf } from '../../../../shared/src/status.js';
 import type { Clock } from '../../clock.js';
-import { isMissingPartition } from '../../db/pg-errors.js';
+import { isDatabaseUnavailable, isMissingPartition } from '../../db/pg-errors.js';
 import type { Tx } from '../../db/tx.js';
 import type { Logger } from '../../logger.js';
 import { toAlertJson } from '../alerting/alert.js';
@@ -14,8 +15,10 @@ import type { NotificationPlanner } from '../notifications/notification-planner.
 import type { EventRelay } from '../../cluster/event-relay.js';
 import type { EventBus, OrganizationEvent } from '../realtime/event-bus.js';
 import type { IncomingResult, StoredResult } from './check-result.js';
+import type { IngestObserver } from './observed-ingest.js';
 import type { CheckResultsRepository, LockedService } from './check-results.repository.js';
 import type { PartitionKeeper } from './partition-keeper.js';
+import { createGroupCommit } from './group-commit.js';
 import { encodeBacklog } from './rollup-deltas.js';
 import { applyResult } from './service-status.js';
 
@@ -52,6 +55,8 @@ export interface IngestDeps {
   follows(organizationId: string): boolean;
   /** Called after the commit when the batch planned deliveries, so they go out at once. */
   wakeDispatcher: () => void;
+  /** Told of each committed transaction, with how many batches it stored. */
+  observer: Pick<IngestObserver, 'transactionCommitted'>;
   clock: Clock;
   logger: Logger;
 }
@@ -61,50 +66,77 @@ const MAX_MESSAGE_LENGTH = 1000;
 const MAX_CLOCK_AHEAD_MS = 86_400_000;
 
 interface Ingested {
-  stored: number;
+  /** The results stored, as they came in. */
+  stored: IncomingResult[];
   events: OrganizationEvent[];
   planned: number;
 }
 
-const NOTHING: Ingested = { stored: 0, events: [], planned: 0 };
+const NOTHING: Ingested = { stored: [], events: [], planned: 0 };
 
-export function createIngestService({ transaction, results, partitions, evaluator, planner, events, relay, follows, wakeDispatcher, clock, logger }: IngestDeps) {
+// Two transactions at once keep both PostgreSQL and this process busy (one builds its
+// statements while the other's run); more would only queue on the pool and on the services'
+// locks. A group of 4,000 results is eight full agent batches: past that, a larger group saves
+// little and holds its services' locks longer.
+const CONCURRENT_TRANSACTIONS = 2;
+const MAX_GROUP_RESULTS = 4000;
+
+export function createIngestService({ transaction, results, partitions, evaluator, planner, events, relay, follows, wakeDispatcher, observer, clock, logger }: IngestDeps) {
   // Live events are built only for an audience: most batches have none, and a batch's events
   // allocate as much as the batch itself. Asked once per batch, not per result.
   const audience = (): ((organizationId: string) => boolean) => (relay.wanted() ? () => true : follows);
+  const groups = createGroupCommit<IncomingResult[], number>({
+    concurrency: CONCURRENT_TRANSACTIONS,
+    maxGroupSize: MAX_GROUP_RESULTS,
+    size: (batch) => batch.length,
+    commit: storeTogether,
+    worthRetryingAlone: (err) => !isDatabaseUnavailable(err),
+  });
 
   return {
     /** Stores the batch; answers how many results were new (replays count zero). */
     async ingest(origin: ResultOrigin, batch: AgentResult[]): Promise<number> {
       const incoming = admissible(origin, batch);
       if (incoming.length === 0) return 0;
-      // Outside the transaction: creating a partition locks the whole table for a moment.
-      await partitions.ensure(incoming.map((r) => r.checkedAt));
-      const ingested = await transaction(async (tx): Promise<Ingested> => {
-        const inserted = await results.insert(tx, incoming, origin.organizationId);
-        if (inserted.length === 0) return NOTHING;
-        // Only now are the services locked, so that batches about the same services insert in parallel.
-        const services = await results.lockServices(tx, [...new Set(inserted.map((r) => r.serviceId))].sort());
-        await results.discard(tx, inserted.filter((r) => !services.has(r.serviceId)));
-        const stored = inTimeOrder(inserted.filter((r) => services.has(r.serviceId))).map((r) => withStatus(r, services.get(r.serviceId)!));
-        if (stored.length === 0) return NOTHING;
-        const states = new Map([...services].map(([id, s]) => [id, s.state]));
-        await results.saveStates(tx, states, encodeBacklog(stored));
-        const alerts = await evaluator.evaluate(tx, stored);
-        const planned = await planner.plan(tx, alerts.notices);
-        const news = eventsOf(stored, alerts, audience());
-        await relay.relay(tx, news);
-        return { stored: stored.length, events: news, planned };
-      }).catch((err: unknown) => {
-        // Another replica dropped a partition this one still counted on: look again next time.
-        if (isMissingPartition(err)) partitions.forget();
-        throw err;
-      });
-      for (const event of ingested.events) events.publish(event);
-      if (ingested.planned > 0) wakeDispatcher();
-      return ingested.stored;
+      return groups.submit(incoming);
     },
+    /** Batches waiting for a transaction while others are being stored. */
+    waiting: groups.waiting,
   };
+
+  /** Stores the batches in one transaction; answers, for each, how many of its results were new. */
+  async function storeTogether(batches: IncomingResult[][]): Promise<number[]> {
+    const incoming = batches.length === 1 ? batches[0]! : batches.flat();
+    // Outside the transaction: creating a partition locks the whole table for a moment.
+    await partitions.ensure(incoming.map((r) => r.checkedAt));
+    const ingested = await transaction(async (tx): Promise<Ingested> => {
+      const inserted = await results.insert(tx, incoming);
+      if (inserted.length === 0) return NOTHING;
+      // Only now are the services locked, so that batches about the same services insert in parallel.
+      const services = await results.lockServices(tx, [...new Set(inserted.map((r) => r.serviceId))].sort());
+      await results.discard(tx, inserted.filter((r) => !services.has(r.serviceId)));
+      const kept = inserted.filter((r) => services.has(r.serviceId));
+      const stored = inTimeOrder(kept).map((r) => withStatus(r, services.get(r.serviceId)!));
+      if (stored.length === 0) return NOTHING;
+      const states = new Map([...services].map(([id, s]) => [id, s.state]));
+      await results.saveStates(tx, states, encodeBacklog(stored));
+      const alerts = await evaluator.evaluate(tx, stored);
+      const planned = await planner.plan(tx, alerts.notices);
+      const news = eventsOf(stored, alerts, audience());
+      await relay.relay(tx, news);
+      return { stored: kept, events: news, planned };
+    }).catch((err: unknown) => {
+      // Another replica dropped a partition this one still counted on: look again next time.
+      if (isMissingPartition(err)) partitions.forget();
+      throw err;
+    });
+    observer.transactionCommitted(batches.length);
+    for (const event of ingested.events) events.publish(event);
+    if (ingested.planned > 0) wakeDispatcher();
+    if (ingested.stored.length === incoming.length) return batches.map((batch) => batch.length);
+    const stored = new Set(ingested.stored);
+    return batches.map((batch) => batch.filter((r) => stored.has(r)).length);
+  }
 
   /**
    * The batch as it will be stored. Results older than retention would be dropped with their
@@ -126,6 +158,7 @@ export function createIngestService({ transaction, results, partitions, evaluato
       message: r.message.slice(0, MAX_MESSAGE_LENGTH),
       location: origin.location,
       agentId: origin.agentId,
+      agentOrganizationId: origin.organizationId,
       checkedAt: r.checkedAt.getTime() > latest ? clock.now() : r.checkedAt,
       adHoc: r.adHoc,
       details: r.details,

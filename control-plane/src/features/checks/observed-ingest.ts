@@ -12,6 +12,8 @@ export interface IngestedBatch {
 
 export interface IngestObserver {
   batchIngested(batch: IngestedBatch): void;
+  /** A transaction stored this many batches (more than one when they queued behind others). */
+  transactionCommitted(batches: number): void;
 }
 
 export function observedIngest(service: IngestService, observer: IngestObserver): IngestService {
@@ -28,5 +30,6 @@ export function observedIngest(service: IngestService, observer: IngestObserver)
         throw err;
       }
     },
+    waiting: service.waiting,
   };
 }
