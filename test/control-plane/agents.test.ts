@@ -95,7 +95,7 @@ describe('agents', () => {
     await poll(async () => (await cp.api.get(`/agents/${created.id}`, u.token)).body.status === 'offline', { what: 'offline after the stream closes' });
   });
 
-  it("stores batches that queued behind others in one transaction, each agent still held to its organization's services", async function () {
+  it("stores an agent's batches that queued behind others in one transaction, each result still held to its agent's organization", async function () {
     const db = await testDatabase();
     // Another session must hold a service's row lock, which PGlite's single session cannot.
     if (db.kind === 'embedded') this.skip();
@@ -106,6 +106,7 @@ describe('agents', () => {
     const service = async (name: string, owner: TestUser) => (await cp.api.post('/services', { name, endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP', locations: [location] }, owner.token)).body.id as string;
     const held = await service('held', u);
     const mine = await service('mine', u);
+    const mineToo = await service('mine-too', u);
     const theirs = await service('theirs', other);
     const metric = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${cp.baseUrl}/metrics`)).text())?.[1]);
     const platform = await connectReadyAgent(cp.running, location);
@@ -113,6 +114,7 @@ describe('agents', () => {
     const own = await connectScriptedAgent(cp.running.grpcPort, created.token);
     await snapshotOf(own);
     const transactionsBefore = await metric('outpost_ingest_transactions_total');
+    const batchesBefore = await metric('outpost_ingest_transaction_batches_total');
 
     const locker = new pg.Client({ connectionString: db.url });
     await locker.connect();
@@ -125,20 +127,22 @@ describe('agents', () => {
       first = [platform.sendResults([{ serviceId: held }]), platformToo.sendResults([{ serviceId: held }])];
       const waitingOnLocks = async () => (await sql<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))[0]!.n;
       await poll(async () => (await waitingOnLocks()) === 2, { what: 'both transactions to wait for the lock' });
-      // ...so these two batches, of an organization's agent and of a platform agent, queue.
-      queued = [own.sendResults([{ serviceId: theirs }, { serviceId: mine }]), platform.sendResults([{ serviceId: theirs }])];
-      await poll(async () => (await metric('outpost_ingest_waiting_batches')) === 2, { what: 'two batches waiting' });
+      // ...so these batches, two of an organization's agent and one of a platform agent, queue.
+      queued = [own.sendResults([{ serviceId: theirs }, { serviceId: mine }]), own.sendResults([{ serviceId: mineToo }]), platform.sendResults([{ serviceId: theirs }])];
+      await poll(async () => (await metric('outpost_ingest_waiting_batches')) === 3, { what: 'three batches waiting' });
     } finally {
       await locker.query('rollback');
       await locker.end();
     }
     try {
       expect(await Promise.all(first)).to.deep.equal([1, 1]);
-      expect(await Promise.all(queued), "the organization's agent stores only its own organization's result").to.deep.equal([1, 1]);
-      expect((await metric('outpost_ingest_transactions_total')) - transactionsBefore, 'four batches, three transactions').to.equal(3);
+      expect(await Promise.all(queued), "the organization's agent stores only its own organization's results").to.deep.equal([1, 1, 1]);
+      expect((await metric('outpost_ingest_transaction_batches_total')) - batchesBefore).to.equal(5);
+      expect((await metric('outpost_ingest_transactions_total')) - transactionsBefore, "the organization's agent's two batches in one transaction").to.equal(4);
       expect(await metric('outpost_ingest_waiting_batches')).to.equal(0);
       const checksOf = async (id: string, owner: TestUser) => ((await cp.api.get(`/services/${id}/checks`, owner.token)).body as { agent_id: string }[]).map((c) => c.agent_id);
       expect(await checksOf(mine, u)).to.deep.equal([created.id]);
+      expect(await checksOf(mineToo, u)).to.deep.equal([created.id]);
       expect(await checksOf(theirs, other)).to.deep.equal([platform.agentId]);
     } finally {
       for (const agent of [platform, platformToo, own]) agent.close();

@@ -33,7 +33,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 describe('group commit', () => {
   it('stores a batch at once when a place is free, and the batches that waited together in the next transaction', async () => {
     const commits = heldCommits();
-    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: (s: string) => s.length, commit: commits.commit, worthRetryingAlone: () => true });
+    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: (s: string) => s.length, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => true });
     const first = groups.submit('a');
     const waiting = ['b', 'c', 'd'].map((item) => groups.submit(item));
     await settle();
@@ -47,7 +47,7 @@ describe('group commit', () => {
 
   it('runs no more transactions at once than allowed', async () => {
     const commits = heldCommits();
-    const groups = createGroupCommit({ concurrency: 2, maxGroupSize: 1, size: () => 1, commit: commits.commit, worthRetryingAlone: () => true });
+    const groups = createGroupCommit({ concurrency: 2, maxGroupSize: 1, size: () => 1, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => true });
     const all = ['a', 'b', 'c', 'd', 'e'].map((item) => groups.submit(item));
     await settle();
     expect(commits.groups).to.have.length(2);
@@ -57,19 +57,19 @@ describe('group commit', () => {
     expect(commits.groups).to.deep.equal([['a'], ['b'], ['c'], ['d'], ['e']]);
   });
 
-  it('takes waiting batches oldest first while the group stays within its size, and always at least one', async () => {
+  it('takes the waiting batches that fit within its size, oldest first, and always at least one', async () => {
     const commits = heldCommits();
-    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 5, size: (s: string) => s.length, commit: commits.commit, worthRetryingAlone: () => true });
+    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 5, size: (s: string) => s.length, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => true });
     const all = ['x', 'aaa', 'bb', 'c', 'dddddddd', 'e'].map((item) => groups.submit(item));
     await settle();
-    for (let i = 0; i < 5; i++) await commits.releaseOne();
+    for (let i = 0; i < 4; i++) await commits.releaseOne();
     await Promise.all(all);
-    expect(commits.groups).to.deep.equal([['x'], ['aaa', 'bb'], ['c'], ['dddddddd'], ['e']]);
+    expect(commits.groups).to.deep.equal([['x'], ['aaa', 'bb'], ['c', 'e'], ['dddddddd']]);
   });
 
   it('stores each batch of a failed group alone, so only the one that cannot be stored fails', async () => {
     const commits = heldCommits((items) => items.includes('bad'));
-    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: () => 1, commit: commits.commit, worthRetryingAlone: () => true });
+    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: () => 1, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => true });
     const first = groups.submit('a');
     const outcomes = ['b', 'bad', 'c'].map((item) =>
       groups.submit(item).then(
@@ -86,7 +86,7 @@ describe('group commit', () => {
 
   it('fails the whole group at once when trying its items alone would fail as well (the database is down)', async () => {
     const commits = heldCommits((items) => items.length > 0);
-    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: () => 1, commit: commits.commit, worthRetryingAlone: () => false });
+    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: () => 1, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => false });
     const first = groups.submit('a').catch((err: Error) => err.message);
     const waiting = ['b', 'c'].map((item) => groups.submit(item).catch((err: Error) => err.message));
     await settle();
@@ -95,5 +95,16 @@ describe('group commit', () => {
     expect(await Promise.all(waiting)).to.deep.equal(['cannot store b,c', 'cannot store b,c']);
     expect(commits.groups).to.deep.equal([['a'], ['b', 'c']]);
     expect(groups.waiting()).to.equal(0);
+  });
+
+  it("groups only batches of the oldest waiting batch's key, and leaves the others, in order, for the next transactions", async () => {
+    const commits = heldCommits();
+    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: () => 1, key: (s: string) => s[0]!, commit: commits.commit, worthRetryingAlone: () => true });
+    const all = ['a1', 'b1', 'a2', 'c1', 'b2', 'a3'].map((item) => groups.submit(item));
+    await settle();
+    expect(groups.waiting()).to.equal(5);
+    for (let i = 0; i < 4; i++) await commits.releaseOne();
+    await Promise.all(all);
+    expect(commits.groups).to.deep.equal([['a1'], ['b1', 'b2'], ['a2', 'a3'], ['c1']]);
   });
 });

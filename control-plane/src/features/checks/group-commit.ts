@@ -1,15 +1,17 @@
 // Group commit for ingest: batches that arrive while earlier ones are being stored wait, and
-// when a transaction ends the waiting ones go together in the next. Under load, the work paid
-// once per transaction and once per service in it (the locks, the saved states, the commit)
-// is paid once for many batches; a batch that finds a place free goes at once and waits for
-// nothing. Each batch still gets its own answer, and one that cannot be stored fails alone.
+// when a transaction ends the oldest waiting one goes in the next, with the others waiting of
+// the same key (the same agent). Under load, the work paid once per transaction and once per
+// service in it (the locks, the saved states, the commit) is paid once for many batches; a
+// batch that finds a place free goes at once and waits for nothing. Each batch still gets its
+// own answer, and one that cannot be stored fails alone.
 
 export interface GroupCommitOptions<T, R> {
   /** Transactions at once; batches arriving while all run wait for the next. */
   concurrency: number;
-  /** A group takes waiting items, oldest first, while their total size stays within this; the first always goes. */
+  /** A group takes the waiting items of its first item's key that fit within this total size, oldest first; the first always goes. */
   maxGroupSize: number;
   size(item: T): number;
+  key(item: T): string;
   /** Stores the items in one transaction; answers one value per item, in their order. */
   commit(items: T[]): Promise<R[]>;
   /** Whether a group that failed so may still store some of its items alone (not when the database is down). */
@@ -28,7 +30,7 @@ export interface GroupCommit<T, R> {
   waiting(): number;
 }
 
-export function createGroupCommit<T, R>({ concurrency, maxGroupSize, size, commit, worthRetryingAlone }: GroupCommitOptions<T, R>): GroupCommit<T, R> {
+export function createGroupCommit<T, R>({ concurrency, maxGroupSize, size, key, commit, worthRetryingAlone }: GroupCommitOptions<T, R>): GroupCommit<T, R> {
   const queue: Waiting<T, R>[] = [];
   let running = 0;
 
@@ -43,10 +45,19 @@ export function createGroupCommit<T, R>({ concurrency, maxGroupSize, size, commi
   }
 
   function takeGroup(): Waiting<T, R>[] {
-    let total = size(queue[0]!.item);
-    let count = 1;
-    while (count < queue.length && total + size(queue[count]!.item) <= maxGroupSize) total += size(queue[count++]!.item);
-    return queue.splice(0, count);
+    const group = [queue.shift()!];
+    const groupKey = key(group[0]!.item);
+    let total = size(group[0]!.item);
+    for (let i = 0; i < queue.length && total < maxGroupSize; ) {
+      const { item } = queue[i]!;
+      if (key(item) === groupKey && total + size(item) <= maxGroupSize) {
+        total += size(item);
+        group.push(...queue.splice(i, 1));
+      } else {
+        i += 1;
+      }
+    }
+    return group;
   }
 
   async function run(group: Waiting<T, R>[]): Promise<void> {

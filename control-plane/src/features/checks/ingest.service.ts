@@ -76,8 +76,10 @@ const NOTHING: Ingested = { stored: [], events: [], planned: 0 };
 
 // Two transactions at once keep both PostgreSQL and this process busy (one builds its
 // statements while the other's run); more would only queue on the pool and on the services'
-// locks. A group of 4,000 results is eight full agent batches: past that, a larger group saves
-// little and holds its services' locks longer.
+// locks. A group holds one agent's batches: they are about the same services, whose locks and
+// states it then takes once, while other agents' groups, mostly about other services, run
+// beside it instead of waiting for its locks. 4,000 results is eight full agent batches: past
+// that, a larger group saves little and holds its services' locks longer.
 const CONCURRENT_TRANSACTIONS = 2;
 const MAX_GROUP_RESULTS = 4000;
 
@@ -89,6 +91,8 @@ export function createIngestService({ transaction, results, partitions, evaluato
     concurrency: CONCURRENT_TRANSACTIONS,
     maxGroupSize: MAX_GROUP_RESULTS,
     size: (batch) => batch.length,
+    // admissible() stamps every result of a batch with its agent.
+    key: (batch) => batch[0]!.agentId,
     commit: storeTogether,
     worthRetryingAlone: (err) => !isDatabaseUnavailable(err),
   });
