@@ -45,7 +45,7 @@ export function createControlPlaneMetrics({ readings, webSocketClients, poolUse,
   });
   const batches = new Counter({ name: 'outpost_ingest_batches_total', help: 'Result batches from agents, by outcome', labelNames: ['outcome'], registers });
   const results = new Counter({ name: 'outpost_ingest_results_total', help: 'Results from agents, stored or ignored (replays, unknown services, past retention)', labelNames: ['outcome'], registers });
-  const ingestDuration = new Histogram({ name: 'outpost_ingest_duration_seconds', help: 'Time to ingest one batch: results, statuses, rollups, alerts, outbox', registers });
+  const ingestDuration = new Histogram({ name: 'outpost_ingest_duration_seconds', help: 'Time to ingest one batch: results, statuses, rollups, alerts, outbox, waiting for a transaction included', registers });
   const ingestTransactions = new Counter({ name: 'outpost_ingest_transactions_total', help: 'Ingest transactions committed; under load one stores several batches', registers });
   const groupedBatches = new Counter({ name: 'outpost_ingest_transaction_batches_total', help: 'Batches stored by the committed ingest transactions (over outpost_ingest_transactions_total: batches per transaction)', registers });
   const attempts = new Counter({ name: 'outpost_notification_delivery_attempts_total', help: 'Notification delivery attempts, by channel type', labelNames: ['channel_type'], registers });

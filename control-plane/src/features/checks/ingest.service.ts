@@ -15,10 +15,10 @@ import type { NotificationPlanner } from '../notifications/notification-planner.
 import type { EventRelay } from '../../cluster/event-relay.js';
 import type { EventBus, OrganizationEvent } from '../realtime/event-bus.js';
 import type { IncomingResult, StoredResult } from './check-result.js';
-import type { IngestObserver } from './observed-ingest.js';
 import type { CheckResultsRepository, LockedService } from './check-results.repository.js';
-import type { PartitionKeeper } from './partition-keeper.js';
 import { createGroupCommit } from './group-commit.js';
+import type { IngestObserver } from './observed-ingest.js';
+import type { PartitionKeeper } from './partition-keeper.js';
 import { encodeBacklog } from './rollup-deltas.js';
 import { applyResult } from './service-status.js';
 
@@ -85,7 +85,7 @@ const MAX_GROUP_RESULTS = 4000;
 
 export function createIngestService({ transaction, results, partitions, evaluator, planner, events, relay, follows, wakeDispatcher, observer, clock, logger }: IngestDeps) {
   // Live events are built only for an audience: most batches have none, and a batch's events
-  // allocate as much as the batch itself. Asked once per batch, not per result.
+  // allocate as much as the batch itself. Asked once per transaction, not per result.
   const audience = (): ((organizationId: string) => boolean) => (relay.wanted() ? () => true : follows);
   const groups = createGroupCommit<IncomingResult[], number>({
     concurrency: CONCURRENT_TRANSACTIONS,
