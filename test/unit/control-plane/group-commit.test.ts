@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createGroupCommit } from '../../../control-plane/src/features/checks/group-commit.js';
+import { createGroupCommit, type GroupCommitOptions } from '../../../control-plane/src/features/checks/group-commit.js';
 
 /** A commit that records each group it is given and holds it until released. */
 function heldCommits(fail: (items: string[]) => boolean = () => false) {
@@ -30,10 +30,15 @@ function heldCommits(fail: (items: string[]) => boolean = () => false) {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** One transaction at a time, items of size 1 and of one key, no filling, unless told otherwise. */
+function options(commit: (items: string[]) => Promise<string[]>, overrides: Partial<GroupCommitOptions<string, string>> = {}): GroupCommitOptions<string, string> {
+  return { concurrency: 1, maxGroupSize: 100, fillSize: 0, size: () => 1, key: () => 'one agent', commit, worthRetryingAlone: () => true, ...overrides };
+}
+
 describe('group commit', () => {
   it('stores a batch at once when a place is free, and the batches that waited together in the next transaction', async () => {
     const commits = heldCommits();
-    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: (s: string) => s.length, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => true });
+    const groups = createGroupCommit(options(commits.commit));
     const first = groups.submit('a');
     const waiting = ['b', 'c', 'd'].map((item) => groups.submit(item));
     await settle();
@@ -47,7 +52,7 @@ describe('group commit', () => {
 
   it('runs no more transactions at once than allowed', async () => {
     const commits = heldCommits();
-    const groups = createGroupCommit({ concurrency: 2, maxGroupSize: 1, size: () => 1, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => true });
+    const groups = createGroupCommit(options(commits.commit, { concurrency: 2, maxGroupSize: 1 }));
     const all = ['a', 'b', 'c', 'd', 'e'].map((item) => groups.submit(item));
     await settle();
     expect(commits.groups).to.have.length(2);
@@ -59,7 +64,7 @@ describe('group commit', () => {
 
   it('takes the waiting batches that fit within its size, oldest first, and always at least one', async () => {
     const commits = heldCommits();
-    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 5, size: (s: string) => s.length, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => true });
+    const groups = createGroupCommit(options(commits.commit, { maxGroupSize: 5, size: (s) => s.length }));
     const all = ['x', 'aaa', 'bb', 'c', 'dddddddd', 'e'].map((item) => groups.submit(item));
     await settle();
     for (let i = 0; i < 4; i++) await commits.releaseOne();
@@ -69,7 +74,7 @@ describe('group commit', () => {
 
   it('stores each batch of a failed group alone, so only the one that cannot be stored fails', async () => {
     const commits = heldCommits((items) => items.includes('bad'));
-    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: () => 1, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => true });
+    const groups = createGroupCommit(options(commits.commit));
     const first = groups.submit('a');
     const outcomes = ['b', 'bad', 'c'].map((item) =>
       groups.submit(item).then(
@@ -86,7 +91,7 @@ describe('group commit', () => {
 
   it('fails the whole group at once when trying its items alone would fail as well (the database is down)', async () => {
     const commits = heldCommits((items) => items.length > 0);
-    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: () => 1, key: () => 'one agent', commit: commits.commit, worthRetryingAlone: () => false });
+    const groups = createGroupCommit(options(commits.commit, { worthRetryingAlone: () => false }));
     const first = groups.submit('a').catch((err: Error) => err.message);
     const waiting = ['b', 'c'].map((item) => groups.submit(item).catch((err: Error) => err.message));
     await settle();
@@ -99,12 +104,22 @@ describe('group commit', () => {
 
   it("groups only batches of the oldest waiting batch's key, and leaves the others, in order, for the next transactions", async () => {
     const commits = heldCommits();
-    const groups = createGroupCommit({ concurrency: 1, maxGroupSize: 100, size: () => 1, key: (s: string) => s[0]!, commit: commits.commit, worthRetryingAlone: () => true });
+    const groups = createGroupCommit(options(commits.commit, { key: (s) => s[0]! }));
     const all = ['a1', 'b1', 'a2', 'c1', 'b2', 'a3'].map((item) => groups.submit(item));
     await settle();
     expect(groups.waiting()).to.equal(5);
     for (let i = 0; i < 4; i++) await commits.releaseOne();
     await Promise.all(all);
     expect(commits.groups).to.deep.equal([['a1'], ['b1', 'b2'], ['a2', 'a3'], ['c1']]);
+  });
+
+  it("fills a group that its key's batches leave small with other keys' batches, oldest first, up to the fill size", async () => {
+    const commits = heldCommits();
+    const groups = createGroupCommit(options(commits.commit, { key: (s) => s[0]!, fillSize: 4 }));
+    const all = ['z1', 'a1', 'b1', 'a2', 'c1', 'b2', 'c2'].map((item) => groups.submit(item));
+    await settle();
+    for (let i = 0; i < 3; i++) await commits.releaseOne();
+    await Promise.all(all);
+    expect(commits.groups).to.deep.equal([['z1'], ['a1', 'a2', 'b1', 'c1'], ['b2', 'c2']]);
   });
 });

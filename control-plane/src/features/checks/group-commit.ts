@@ -1,15 +1,18 @@
 // Group commit for ingest: batches that arrive while earlier ones are being stored wait, and
 // when a transaction ends the oldest waiting one goes in the next, with the others waiting of
-// the same key (the same agent). Under load, the work paid once per transaction and once per
-// service in it (the locks, the saved states, the commit) is paid once for many batches; a
-// batch that finds a place free goes at once and waits for nothing. Each batch still gets its
-// own answer, and one that cannot be stored fails alone.
+// the same key (the same agent), and with other keys' when those are too few. Under load, the
+// work paid once per transaction and once per service in it (the locks, the saved states, the
+// commit) is paid once for many batches; a batch that finds a place free goes at once and
+// waits for nothing. Each batch still gets its own answer, and one that cannot be stored fails
+// alone.
 
 export interface GroupCommitOptions<T, R> {
   /** Transactions at once; batches arriving while all run wait for the next. */
   concurrency: number;
   /** A group takes the waiting items of its first item's key that fit within this total size, oldest first; the first always goes. */
   maxGroupSize: number;
+  /** A group still smaller than this then takes waiting items of other keys, oldest first, while it stays within this size. */
+  fillSize: number;
   size(item: T): number;
   key(item: T): string;
   /** Stores the items in one transaction; answers one value per item, in their order. */
@@ -30,7 +33,7 @@ export interface GroupCommit<T, R> {
   waiting(): number;
 }
 
-export function createGroupCommit<T, R>({ concurrency, maxGroupSize, size, key, commit, worthRetryingAlone }: GroupCommitOptions<T, R>): GroupCommit<T, R> {
+export function createGroupCommit<T, R>({ concurrency, maxGroupSize, fillSize, size, key, commit, worthRetryingAlone }: GroupCommitOptions<T, R>): GroupCommit<T, R> {
   const queue: Waiting<T, R>[] = [];
   let running = 0;
 
@@ -48,15 +51,19 @@ export function createGroupCommit<T, R>({ concurrency, maxGroupSize, size, key, 
     const group = [queue.shift()!];
     const groupKey = key(group[0]!.item);
     let total = size(group[0]!.item);
-    for (let i = 0; i < queue.length && total < maxGroupSize; ) {
-      const { item } = queue[i]!;
-      if (key(item) === groupKey && total + size(item) <= maxGroupSize) {
-        total += size(item);
-        group.push(...queue.splice(i, 1));
-      } else {
-        i += 1;
+    const take = (limit: number, wanted: (item: T) => boolean) => {
+      for (let i = 0; i < queue.length && total < limit; ) {
+        const { item } = queue[i]!;
+        if (wanted(item) && total + size(item) <= limit) {
+          total += size(item);
+          group.push(...queue.splice(i, 1));
+        } else {
+          i += 1;
+        }
       }
-    }
+    };
+    take(maxGroupSize, (item) => key(item) === groupKey);
+    take(fillSize, () => true);
     return group;
   }
 

@@ -76,12 +76,15 @@ const NOTHING: Ingested = { stored: [], events: [], planned: 0 };
 
 // Two transactions at once keep both PostgreSQL and this process busy (one builds its
 // statements while the other's run); more would only queue on the pool and on the services'
-// locks. A group holds one agent's batches: they are about the same services, whose locks and
-// states it then takes once, while other agents' groups, mostly about other services, run
-// beside it instead of waiting for its locks. 4,000 results is eight full agent batches: past
-// that, a larger group saves little and holds its services' locks longer.
+// locks. A group holds one agent's batches first: they are about the same services, whose
+// locks and states it then takes once, while other agents' groups, mostly about other
+// services, run beside it instead of waiting for its locks. A group of fewer results than
+// five full agent batches (agents send at most 100 results a batch) takes other agents'
+// batches too, so that many agents with a batch or two each still share transactions. Past
+// 4,000 results a group saves little and holds its services' locks longer.
 const CONCURRENT_TRANSACTIONS = 2;
 const MAX_GROUP_RESULTS = 4000;
+const FILL_GROUP_RESULTS = 500;
 
 export function createIngestService({ transaction, results, partitions, evaluator, planner, events, relay, follows, wakeDispatcher, observer, clock, logger }: IngestDeps) {
   // Live events are built only for an audience: most batches have none, and a batch's events
@@ -90,6 +93,7 @@ export function createIngestService({ transaction, results, partitions, evaluato
   const groups = createGroupCommit<IncomingResult[], number>({
     concurrency: CONCURRENT_TRANSACTIONS,
     maxGroupSize: MAX_GROUP_RESULTS,
+    fillSize: FILL_GROUP_RESULTS,
     size: (batch) => batch.length,
     // admissible() stamps every result of a batch with its agent.
     key: (batch) => batch[0]!.agentId,
