@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { selfSignedCertificate } from '../../fixtures/peers/self-signed.js';
 import { poll } from '../../support/poll.js';
@@ -140,6 +140,43 @@ describe('http prober', () => {
     expect(r.details).to.include({ status_code: 200, body_truncated_at_bytes: 1024 * 1024 });
     expect(streams).to.equal(1);
     await poll(() => closed === 1, { what: 'the server to see the connection closed' });
+  });
+
+  it('finds a keyword in a chunked body sent after an interim 103 Early Hints', async () => {
+    routes.set('/chunked', (_q, s) => {
+      s.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      s.writeHead(200, { 'content-type': 'text/plain' });
+      s.write('first part, ');
+      setTimeout(() => s.end('then the needle'), 20);
+    });
+    const r = await runProbe('HTTP', `${base}/chunked`, { keyword: 'needle' });
+    expect(r.ok, r.message).to.equal(true);
+    expect(r.details).to.include({ status_code: 200 });
+  });
+
+  it('does not wait for the body a HEAD response announces', async () => {
+    routes.set('/announced', (_q, s) => s.writeHead(200, { 'content-length': '5000' }).end());
+    const r = await runProbe('HTTP', `${base}/announced`, { method: 'HEAD' }, 1_000);
+    expect(r.ok, r.message).to.equal(true);
+    expect(seen[0]?.method).to.equal('HEAD');
+  });
+
+  it('is RED when the connection closes before the body it announced', async () => {
+    const short = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this')));
+    await new Promise<void>((r) => short.listen(0, '127.0.0.1', r));
+    try {
+      const r = await runProbe('HTTP', `http://127.0.0.1:${(short.address() as AddressInfo).port}/`);
+      expect(r).to.include({ ok: false, message: 'connection closed before the response was complete' });
+    } finally {
+      await new Promise((r) => short.close(r));
+    }
+  });
+
+  it('refuses a header value that would end its line, and sends nothing', async () => {
+    const r = await runProbe('HTTP', `${base}/ok`, { headers: { 'x-note': 'a\r\nx-injected: 1' } });
+    expect(r.ok).to.equal(false);
+    expect(r.message).to.equal('invalid character in the value of header "x-note"');
+    expect(seen).to.have.length(0);
   });
 
   it('resolves a host name and reports the lookup time', async () => {
