@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
 import { parseHostPort } from './endpoints.js';
+import { httpHeaders } from './http-headers.js';
 
 /** TLS_CERTIFICATE: fewer days left turns YELLOW; 14 stays quiet while ACME clients renew at 30. */
 export const DEFAULT_CERTIFICATE_WARN_DAYS = 14;
@@ -17,7 +18,7 @@ const common = {
 };
 
 const text = (max: number) => z.string().max(max);
-const headers = z.record(z.string().min(1).max(256), z.string().max(8192)).refine((h) => Object.keys(h).length <= 50, 'at most 50 headers');
+const headers = httpHeaders(8192).refine((h) => Object.keys(h).length <= 50, 'at most 50 headers');
 const STATUS_CLASS = /^[1-5]xx$/i;
 const credentials = {
   username: text(256).min(1).optional(),

@@ -81,6 +81,8 @@ describe('notifications', () => {
         ['pager', { integration_key: '' }],
         ['webhook', { url: 'http://127.0.0.1/', method: 'GET' }],
         ['webhook', { url: 'http://127.0.0.1/', colour: 'red' }],
+        ['webhook', { url: 'http://127.0.0.1/', headers: { 'x-team': 'sre\r\nx-injected: 1' } }],
+        ['webhook', { url: 'http://127.0.0.1/', headers: { 'x team': 'sre' } }],
         ['fax', { to: '+15555550100' }],
       ] as const) {
         expect((await cp.api.post('/notification-channels', { name: 'x', channel_type: type, config }, user.token)).status, `${type} ${JSON.stringify(config)}`).to.equal(400);

@@ -69,6 +69,8 @@ describe('services routes', () => {
       ['an unknown field', { colour: 'blue' }],
       ['options that are not an object', { options: 'fast' }],
       ['an unknown option', { options: { warp_speed: true } }],
+      ['a header value with a line break', { options: { headers: { 'x-team': 'sre\r\nx-injected: 1' } } }],
+      ['a header name that is not a token', { options: { headers: { 'x team': 'sre' } } }],
       ['an HTTP endpoint without a scheme', { endpoint: '127.0.0.1:80' }],
       ['an HTTP endpoint with an ftp scheme', { endpoint: 'ftp://127.0.0.1/' }],
       ['a WebSocket endpoint with an http scheme', { check_type: 'WEBSOCKET', endpoint: 'http://127.0.0.1/' }],

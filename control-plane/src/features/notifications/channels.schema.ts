@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SECRET_CONFIG_KEYS, maskSecret } from '../../../../shared/src/channel-secrets.js';
+import { httpHeaders } from '../../../../shared/src/http-headers.js';
 import type { Channel } from './channel.js';
 import { readOnly } from '../../http/validate.js';
 import { CHAT_PROVIDER_CONFIG, GENERIC_CHAT_CONFIG, GENERIC_PAGER_CONFIG, PAGER_PROVIDER_CONFIG } from './channel-providers.schema.js';
@@ -18,7 +19,7 @@ export const CHANNEL_CONFIG = {
   webhook: z.strictObject({
     url: httpUrl('url'),
     method: z.enum(['POST', 'PUT'], { message: 'method must be POST or PUT' }).optional(),
-    headers: z.record(z.string().min(1).max(256), z.string().max(4096)).optional(),
+    headers: httpHeaders(4096).optional(),
     secret: z.string().min(1).max(512).optional(),
   }),
 } as const;
