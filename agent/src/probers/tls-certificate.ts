@@ -3,7 +3,7 @@
 // name or not trusted; passed but degraded (YELLOW) with fewer than warn_days left.
 import { isIP } from 'node:net';
 import tls from 'node:tls';
-import { DEFAULT_CERTIFICATE_WARN_DAYS } from '../../../shared/src/check-options.js';
+import { DEFAULT_CERTIFICATE_WARN_DAYS } from '../../../shared/src/days-remaining.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { describeNetworkError } from './network-errors.js';
 import { certificateFacts, type CertificateFacts } from './peer-certificate.js';

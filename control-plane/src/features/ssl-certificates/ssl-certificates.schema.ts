@@ -1,7 +1,7 @@
 // Request and response shapes of /ssl-certificates (API.md "Other resource groups").
 import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
-import { DEFAULT_CERTIFICATE_WARN_DAYS } from '../../../../shared/src/check-options.js';
+import { DEFAULT_CERTIFICATE_WARN_DAYS } from '../../../../shared/src/days-remaining.js';
 import { isHost } from '../../../../shared/src/endpoints.js';
 import type { SslCertificateView } from './ssl-certificates.service.js';
 

@@ -1,0 +1,37 @@
+// How the agent's code is bundled, shared by the Debian package (deploy/debian/build.mjs) and
+// the agent benchmarks (bench/support/agent-under-test.ts), so that the benchmarks measure the
+// code as the package ships it: the agent's own code and its pure-JS packages in one esbuild
+// bundle, split so that each command and prober still loads on first use.
+import { build } from 'esbuild';
+
+/** Packages kept as node_modules: native add-ons (raw-socket under net-ping; ssh2's crypto
+ * binding and optional cpu-features), which a bundle cannot hold. */
+export const NATIVE_PACKAGES = ['net-ping', 'ssh2'];
+/** Optional peers of bundled packages, required only inside try/catch when present. */
+const ABSENT_OPTIONAL = ['kerberos', '@mongodb-js/zstd', '@aws-sdk/credential-providers', 'gcp-metadata', 'snappy', 'socks', 'aws4', 'mongodb-client-encryption', 'pg-native', 'bufferutil', 'utf-8-validate'];
+
+/**
+ * Bundles `entryPoints` ({ name: source file }) into `outdir` (name.js each, shared code in
+ * chunks/) for Node.js `nodeMajor`. The native packages must resolve from `outdir` at run time.
+ */
+export async function bundleAgent({ entryPoints, outdir, nodeMajor }) {
+  await build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: `node${nodeMajor}`,
+    chunkNames: 'chunks/[name]-[hash]',
+    // Minified, the idle agent keeps 6 MB less resident (52.5 MB against 58.9 for the same
+    // bundle unminified, P2); function and class names stay, for readable stack traces.
+    minify: true,
+    keepNames: true,
+    external: [...NATIVE_PACKAGES, ...ABSENT_OPTIONAL],
+    // Bundled CommonJS packages call require() for Node's built-ins.
+    banner: { js: "import { createRequire as __outpostRequire } from 'node:module'; const require = __outpostRequire(import.meta.url);" },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
