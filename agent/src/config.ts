@@ -1,27 +1,28 @@
 // The agent's `run` configuration: command-line options first, then OUTPOST_* variables.
 // Parsed once; nothing else in the agent reads process.env.
-// zod/mini: the same checks as zod's chained API, but an esbuild bundle keeps only the ones
-// used (18 KB instead of 450 KB of zod, about 5 MB less resident in the long-running agent).
-import * as z from 'zod/mini';
+import { z } from 'zod';
 import { parseHostPort } from '../../shared/src/endpoints.js';
 import { isServerList } from './control/servers.js';
 
-const RunConfigSchema = z
-  .object({
-    server: z.string({ message: 'is required (--server HOST:PORT or OUTPOST_SERVER)' }).check(z.refine(isServerList, 'must be HOST:PORT, or several separated by commas')),
-    token: z.string({ message: 'is required (--token or OUTPOST_TOKEN)' }).check(z.minLength(1, 'must not be empty')),
-    location: z._default(z.string().check(z.regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/i, 'must be 1-63 letters, digits, dots, dashes or underscores')), 'default'),
-    dataDir: z._default(z.string().check(z.minLength(1)), './data/agent'),
-    logLevel: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
-    ca: z.optional(z.string().check(z.minLength(1))),
-    cert: z.optional(z.string().check(z.minLength(1))),
-    key: z.optional(z.string().check(z.minLength(1))),
-    insecure: z._default(z.boolean(), false),
-    proxy: z.optional(z.url({ message: 'must be a proxy URL such as http://proxy:3128' })),
-    noProxy: z.optional(z.string()),
-    statusAddr: z.optional(z.string().check(z.refine((v) => parseHostPort(v) !== null, 'must be HOST:PORT'))),
-  })
-  .check(z.refine((c) => Boolean(c.cert) === Boolean(c.key), { message: 'a client certificate needs both --cert and --key', path: ['cert'] }));
+const RunConfigSchema = z.object({
+  server: z
+    .string({ message: 'is required (--server HOST:PORT or OUTPOST_SERVER)' })
+    .refine(isServerList, 'must be HOST:PORT, or several separated by commas'),
+  token: z.string({ message: 'is required (--token or OUTPOST_TOKEN)' }).min(1, 'must not be empty'),
+  location: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/i, 'must be 1-63 letters, digits, dots, dashes or underscores').default('default'),
+  dataDir: z.string().min(1).default('./data/agent'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ca: z.string().min(1).optional(),
+  cert: z.string().min(1).optional(),
+  key: z.string().min(1).optional(),
+  insecure: z.boolean().default(false),
+  proxy: z.url({ message: 'must be a proxy URL such as http://proxy:3128' }).optional(),
+  noProxy: z.string().optional(),
+  statusAddr: z
+    .string()
+    .refine((v) => parseHostPort(v) !== null, 'must be HOST:PORT')
+    .optional(),
+}).refine((c) => Boolean(c.cert) === Boolean(c.key), { message: 'a client certificate needs both --cert and --key', path: ['cert'] });
 
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 
