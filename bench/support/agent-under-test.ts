@@ -22,8 +22,8 @@ export interface BuiltAgent {
 /**
  * Bundles the agent, and each script run beside it, into a folder inside the repository (so
  * the native packages resolve from node_modules), for the Node.js running the benchmark. One
- * bundle each: in one build the scripts' entry points would change how the agent's code is
- * split into chunks, and what an idle agent loads (3.5 MB more resident).
+ * bundle each: in one build the scripts' entry points would split the agent's code into other
+ * chunks than the package's.
  */
 export async function buildAgent(): Promise<BuiltAgent> {
   const out = mkdtempSync(path.join(root, '.bench-agent-'));

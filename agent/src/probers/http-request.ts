@@ -92,7 +92,7 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
         reject(err);
       }
     });
-    s.once('error', reject);
+    s.on('error', reject);
     // Queued until the connection (and TLS) is up.
     s.write(request);
   });
