@@ -3,16 +3,14 @@
 // character (the characters node's HTTP client accepts). Refused with a 400 when saved,
 // rather than failing every check or delivery later.
 import { z } from 'zod';
-
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+import { HTTP_FIELD_VALUE, HTTP_TOKEN } from './http-syntax.js';
 
 export function httpHeaders(maxValueLength: number) {
   return z
-    .record(z.string().min(1).max(256), z.string().max(maxValueLength).regex(FIELD_VALUE, 'a header value holds no line break or control character'))
+    .record(z.string().min(1).max(256), z.string().max(maxValueLength).regex(HTTP_FIELD_VALUE, 'a header value holds no line break or control character'))
     .superRefine((headers, ctx) => {
       for (const name of Object.keys(headers)) {
-        if (!TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: "a header name is letters, digits and !#$%&'*+-.^_`|~ only" });
+        if (!HTTP_TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: "a header name is letters, digits and !#$%&'*+-.^_`|~ only" });
       }
     });
 }

@@ -7,6 +7,7 @@
 // per call) made an HTTP check cost 1.3x a bare loop of http.get; this costs less than it.
 import net from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
+import { HTTP_FIELD_VALUE, HTTP_TOKEN } from '../../../shared/src/http-syntax.js';
 import { ResponseParser } from './http-response-parser.js';
 import { certificateFacts } from './peer-certificate.js';
 import type { ProbeSignal } from './probe-signal.js';
@@ -105,15 +106,12 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
 
 /** Methods that send no Content-Length without a body (as node's client does). */
 const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** As node's client: tab, visible ASCII and Latin-1, so no line break can end the field early. */
-const FORBIDDEN_IN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /** The request's framing is ours to write: a user's value would contradict the body sent. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding']);
 
 /** The request's bytes: its line, the headers (the user's win over the defaults), the body. */
-export function encodeRequest(url: URL, options: Pick<HttpRequestOptions, 'method' | 'headers' | 'body'>): Buffer {
-  if (!TOKEN.test(options.method)) throw new Error(`invalid method "${options.method}"`);
+function encodeRequest(url: URL, options: Pick<HttpRequestOptions, 'method' | 'headers' | 'body'>): Buffer {
+  if (!HTTP_TOKEN.test(options.method)) throw new Error(`invalid method "${options.method}"`);
   const fields = new Map<string, [string, string]>();
   const set = (name: string, value: string) => fields.set(name.toLowerCase(), [name, value]);
   set('Host', url.host);
@@ -123,8 +121,8 @@ export function encodeRequest(url: URL, options: Pick<HttpRequestOptions, 'metho
   }
   set('Connection', 'close');
   for (const [name, value] of Object.entries(options.headers)) {
-    if (!TOKEN.test(name)) throw new Error(`invalid header name "${name}"`);
-    if (FORBIDDEN_IN_VALUE.test(value)) throw new Error(`invalid character in the value of header "${name}"`);
+    if (!HTTP_TOKEN.test(name)) throw new Error(`invalid header name "${name}"`);
+    if (!HTTP_FIELD_VALUE.test(value)) throw new Error(`invalid character in the value of header "${name}"`);
     if (!FRAMING_HEADERS.has(name.toLowerCase())) set(name, value);
   }
   const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
