@@ -32,35 +32,53 @@ export interface RollupDeltas {
   day: RollupDelta[];
 }
 
-function fold(results: readonly RolledResult[], widthMs: number, histogram: boolean): RollupDelta[] {
-  const deltas = new Map<string, RollupDelta>();
-  for (const r of results) {
-    const start = Math.floor(r.checkedAt.getTime() / widthMs) * widthMs;
-    const key = `${r.serviceId}/${start}`;
-    let d = deltas.get(key);
-    if (!d) {
-      d = { service_id: r.serviceId, bucket: new Date(start).toISOString(), total_checks: 0, successful_checks: 0, response_time_sum_ms: 0, response_time_max_ms: 0 };
-      if (histogram) d.response_histogram = [];
-      deltas.set(key, d);
-    }
-    d.total_checks += 1;
-    if (r.status !== 'RED') d.successful_checks += 1;
-    d.response_time_sum_ms += r.responseTimeMs;
-    if (r.responseTimeMs > d.response_time_max_ms) d.response_time_max_ms = r.responseTimeMs;
-    if (d.response_histogram) {
-      const h = d.response_histogram;
-      const b = histogramBucket(r.responseTimeMs);
-      while (h.length <= b) h.push(0);
-      h[b]! += 1;
-    }
-  }
-  // In key order, so that folders running side by side lock rollup rows in the same order.
-  return [...deltas.values()].sort((a, b) => (a.service_id === b.service_id ? (a.bucket < b.bucket ? -1 : 1) : a.service_id < b.service_id ? -1 : 1));
-}
+const TIERS = [
+  { name: 'minute', widthMs: 60_000, histogram: false },
+  { name: 'hour', widthMs: 3_600_000, histogram: true },
+  { name: 'day', widthMs: 86_400_000, histogram: true },
+] as const;
 
 /** The deltas of the results, each tier sorted by service and bucket. */
 export function rollupDeltas(results: readonly RolledResult[]): RollupDeltas {
-  return { minute: fold(results, 60_000, false), hour: fold(results, 3_600_000, true), day: fold(results, 86_400_000, true) };
+  // Keyed by service, then by bucket start: one pass, and no key string built per result and tier.
+  const byService = new Map<string, Map<number, RollupDelta>[]>();
+  for (const r of results) {
+    let tiers = byService.get(r.serviceId);
+    if (!tiers) byService.set(r.serviceId, (tiers = TIERS.map(() => new Map())));
+    const checkedAtMs = r.checkedAt.getTime();
+    const slot = histogramBucket(r.responseTimeMs);
+    TIERS.forEach(({ widthMs, histogram }, t) => {
+      const start = Math.floor(checkedAtMs / widthMs) * widthMs;
+      let d = tiers[t]!.get(start);
+      if (!d) {
+        d = { service_id: r.serviceId, bucket: new Date(start).toISOString(), total_checks: 0, successful_checks: 0, response_time_sum_ms: 0, response_time_max_ms: 0 };
+        if (histogram) d.response_histogram = [];
+        tiers[t]!.set(start, d);
+      }
+      add(d, r, slot);
+    });
+  }
+  // In key order, so that folders running side by side lock rollup rows in the same order.
+  const deltas: RollupDeltas = { minute: [], hour: [], day: [] };
+  for (const serviceId of [...byService.keys()].sort()) {
+    const tiers = byService.get(serviceId)!;
+    TIERS.forEach(({ name }, t) => {
+      for (const start of [...tiers[t]!.keys()].sort((a, b) => a - b)) deltas[name].push(tiers[t]!.get(start)!);
+    });
+  }
+  return deltas;
+}
+
+function add(d: RollupDelta, r: RolledResult, histogramSlot: number): void {
+  d.total_checks += 1;
+  if (r.status !== 'RED') d.successful_checks += 1;
+  d.response_time_sum_ms += r.responseTimeMs;
+  if (r.responseTimeMs > d.response_time_max_ms) d.response_time_max_ms = r.responseTimeMs;
+  const h = d.response_histogram;
+  if (h) {
+    while (h.length <= histogramSlot) h.push(0);
+    h[histogramSlot]! += 1;
+  }
 }
 
 type BacklogEntry = [serviceId: string, checkedAtMs: number, status: ServiceStatus, responseTimeMs: number];
