@@ -122,7 +122,7 @@ function toState(r: LockedRow): ServiceState {
 
 // The batch travels as two JSON parameters, its rows and the agents they came from (a row
 // names its agent by position, from 1): one bind instead of ten per result, a plan that does
-// not grow with the batch, and a third fewer bytes than the agent's fields repeated on every
+// not grow with the batch, and a fifth fewer bytes than the agent's fields repeated on every
 // row. The organization comes from the service, which must exist (and belong to the agent's
 // organization, for an organization's own agent: a transaction may hold batches of several
 // agents).
