@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { createAgent, type Agent, type AgentOptions } from '../../agent/src/agent.js';
 import type { Prober, ProbeResult, ProbeTarget } from '../../agent/src/probers/prober.js';
 import { createProberRegistry } from '../../agent/src/probers/registry.js';
+import { DiskSpool } from '../../agent/src/spool/disk-spool.js';
 import type { Assignment } from '../../shared/src/gen/agent.js';
 import { startFakeControlPlane, type FakeControlPlane } from '../fixtures/fake-control-plane.js';
 import { poll } from '../support/poll.js';
@@ -52,7 +53,8 @@ describe('agent', function () {
     agents.push(agent);
     return agent;
   };
-  const spoolFiles = () => readdirSync(path.join(dataDir, 'spool')).filter((f) => f.startsWith('batch-'));
+  /** What a restart would find in the spool (only once the agent has stopped). */
+  const leftInSpool = () => DiskSpool.open(path.join(dataDir, 'spool'), { maxBytes: 1024 * 1024, logger: pino({ level: 'silent' }) }).stats().results;
 
   beforeEach(async () => {
     cp = await startFakeControlPlane({ heartbeatIntervalSeconds: 1 });
@@ -95,7 +97,7 @@ describe('agent', function () {
       const agent = make();
       await agent.start();
       await poll(() => cp.stored.size === 3, { what: 'three results' });
-      await poll(() => agent.status().spool.results === 0 && spoolFiles().length === 0, { what: 'the acknowledged batches to leave the spool' });
+      await poll(() => agent.status().spool.results === 0, { what: 'the acknowledged batches to leave the spool' });
       const stored = [...cp.stored.values()];
       expect(stored.map((r) => r.serviceId).sort()).to.deep.equal(services.map((a) => a.serviceId).sort());
       const a = stored.find((r) => r.serviceId === services[0]!.serviceId)!;
@@ -104,6 +106,8 @@ describe('agent', function () {
       expect(a.id).to.match(UUID);
       expect(a.checkedAtMs).to.be.closeTo(Date.now(), 30_000);
       expect(agent.status()).to.deep.include({ connected: true, assignments: 3 });
+      await agent.stop();
+      expect(leftInSpool(), 'nothing to send again after a restart').to.equal(0);
     });
 
     it('follows upserts, removals and run-now requests on the stream', async () => {
@@ -166,8 +170,18 @@ describe('agent', function () {
         return { child, exited, stderr: () => stderr };
       };
       const byProcess = (pid: number | undefined) => [...cp.stored.values()].filter((r) => r.message === `probed by ${pid}`).map((r) => r.id);
-      const current = path.join(dataDir, 'spool', 'current.jsonl');
-      const unsealedIds = () => (existsSync(current) ? readFileSync(current, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id) : []);
+      const spoolDir = path.join(dataDir, 'spool');
+      /** The results after the last seal in the spool's segments: appended, not in a batch. */
+      const unsealedIds = () => {
+        let ids: string[] = [];
+        const segments = existsSync(spoolDir) ? readdirSync(spoolDir).filter((f) => f.startsWith('segment-')).sort() : [];
+        for (const line of segments.flatMap((f) => readFileSync(path.join(spoolDir, f), 'utf8').split('\n').filter(Boolean))) {
+          const record = JSON.parse(line) as { id?: string; seal?: string };
+          if (record.seal) ids = [];
+          else if (record.id) ids.push(record.id);
+        }
+        return ids;
+      };
 
       // 1: results sealed and sent, never acknowledged.
       const first = spawnAgent(20);
@@ -187,13 +201,14 @@ describe('agent', function () {
       // 3: acknowledged at last; everything from before the kills arrives.
       cp.autoAck = true;
       const third = spawnAgent(20);
-      await poll(() => cp.stored.size === 9 && spoolFiles().length === 0, { what: 'every result acknowledged', timeoutMs: 30_000 });
+      await poll(() => cp.stored.size === 9, { what: 'every result acknowledged', timeoutMs: 30_000 });
       expect(unsealed.every((id) => cp.stored.has(id)), 'the unsealed results arrive').to.equal(true);
       expect(cp.batches.slice(sentBatchIds.length).map((b) => b.batchId), 'sealed batches are sent again under their ids').to.include.members(sentBatchIds);
       expect(new Set(cp.hellos.map((h) => h.agentId)).size, 'one agent id across restarts').to.equal(1);
       expect(byProcess(third.child.pid)).to.have.length(3);
       third.child.kill('SIGTERM');
       expect(await third.exited, third.stderr()).to.equal(0);
+      expect(leftInSpool(), 'nothing to send again after a restart').to.equal(0);
     });
 
     it('stops for good, with the reason, when the control plane answers UNAUTHENTICATED', async () => {

@@ -1,15 +1,23 @@
 // Store and forward: every result is on disk within `flushDelayMs` of existing and stays there
-// until the control plane acknowledges the batch holding it. Results are serialized once and
-// appended to current.jsonl in batches (one write and one fdatasync per flush, never per
-// result); sealing renames current.jsonl to batch-<seq>-<id>.jsonl, deleted on acknowledgement.
-// Every file operation runs on libuv's thread pool, one at a time in order, never on the event
-// loop: a slow disk delays the spool, not the checks' schedule. A batch is sent only once its
-// file is durable; a crash loses at most the last unflushed moment of results, none of them
-// ever sent, so none acknowledged; at worst a result is sent twice, and ingestion ignores
-// repeats.
+// until the control plane acknowledges the batch holding it.
+//
+// On disk the spool is an append-only log cut into segments (segment-<seq>.jsonl). A line is a
+// result, a seal ({"seal":batchId,"seq":n}: the results above it not yet in a batch make that
+// batch) or a release ({"done":batchId}: acknowledged or evicted). Segments are opened with
+// O_DSYNC, so a write is durable when it returns: a flush is one write, one trip to libuv's
+// thread pool, never one per result. (Those trips, not the bytes, were most of what the spool
+// cost per check: open, write, fdatasync, close, rename and unlink per batch.) A release waits
+// for the next write; a segment is deleted once every batch sealed in it is released.
+//
+// File operations run on the thread pool one at a time, in order, never on the event loop: a
+// slow disk delays the spool, not the checks' schedule. A batch is sent only once its seal is
+// durable. A crash loses at most the last unflushed moment of results, none of them ever sent,
+// so none acknowledged; at worst a result is sent twice (a release not yet written), and
+// ingestion ignores repeats. Files of the earlier layout (batch-*.jsonl, current.jsonl) are
+// read on open and deleted as their results are acknowledged.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 
@@ -30,8 +38,8 @@ export interface SealedBatch {
   seq: number;
   batchId: string;
   results: SpooledResult[];
+  /** The results' bytes on disk. */
   bytes: number;
-  file: string;
 }
 
 export interface SpoolStats {
@@ -41,46 +49,77 @@ export interface SpoolStats {
   evictedResults: number;
 }
 
-/** The results of current.jsonl: serialized once, `written` of them already durable on disk. */
-interface Segment {
+/** Results not yet in a batch: serialized once, `written` of them already durable in the active segment. */
+interface Unsealed {
   results: SpooledResult[];
   lines: string[];
   bytes: number;
   written: number;
 }
 
-const CURRENT = 'current.jsonl';
-const BATCH_FILE = /^batch-(\d+)-([0-9a-f-]{36})\.jsonl$/;
+interface Segment {
+  seq: number;
+  file: string;
+  /** Batches sealed in it and not released yet. */
+  live: number;
+}
+
+/** The segment writes go to; opened on first use. */
+interface ActiveSegment {
+  segment: Segment;
+  handle: FileHandle | undefined;
+  bytes: number;
+}
+
+const SEGMENT_FILE = /^segment-(\d+)\.jsonl$/;
+const LEGACY_BATCH_FILE = /^batch-(\d+)-([0-9a-f-]{36})\.jsonl$/;
+const LEGACY_CURRENT = 'current.jsonl';
 /** Unflushed bytes that trigger a flush before the timer does. */
 const FLUSH_BYTES = 256 * 1024;
+/** A segment is closed after the seal that takes it past this (or a quarter of the spool's size). */
+const SEGMENT_BYTES = 1024 * 1024;
+const APPEND_DURABLY = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 
-const emptySegment = (): Segment => ({ results: [], lines: [], bytes: 0, written: 0 });
+const emptyUnsealed = (): Unsealed => ({ results: [], lines: [], bytes: 0, written: 0 });
+const sealLine = (batchId: string, seq: number) => `${JSON.stringify({ seal: batchId, seq })}\n`;
+const releaseLine = (batchId: string) => `${JSON.stringify({ done: batchId })}\n`;
 
 export class DiskSpool {
   private readonly sealedBatches: SealedBatch[] = [];
-  private current = emptySegment();
+  /** Where each sealed batch lives: its segment, or its own file from the earlier layout. */
+  private readonly locations = new Map<string, Segment | string>();
+  private current = emptyUnsealed();
   /** Bytes appended to `current` since the last flush was asked for. */
   private unflushedBytes = 0;
   private flushTimer: NodeJS.Timeout | undefined;
-  private currentFile: FileHandle | undefined;
+  private active: ActiveSegment | undefined;
+  /** Release lines that go with the next write. */
+  private releases: string[] = [];
+  /** The last write failed part-way: the next one starts on a line of its own. */
+  private tornTail = false;
   /** The file operations, run one after the other; settles when the last one has. */
   private queue: Promise<void> = Promise.resolve();
   /** Results (and their bytes) of batches sealed but not yet durable. */
   private sealing = { results: 0, bytes: 0 };
   private sealedBytes = 0;
   private nextSeq = 1;
+  private nextSegmentSeq = 1;
   private evicted = 0;
+  private readonly segmentBytes: number;
 
   private constructor(
     private readonly dir: string,
     private readonly maxBytes: number,
     private readonly flushDelayMs: number,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.segmentBytes = Math.min(SEGMENT_BYTES, maxBytes / 4);
+  }
 
   /** Opens (creating) the spool in `dir` and loads whatever a previous run left there. */
-  // As long as the publisher's batching delay: a batch then reaches the disk in one write.
-  static open(dir: string, { maxBytes, logger, flushDelayMs = 200 }: { maxBytes: number; logger: Logger; flushDelayMs?: number }): DiskSpool {
+  // A little longer than the publisher's batching delay (200 ms): while it seals on time, each
+  // batch reaches the disk in one write, its seal, and this timer never fires.
+  static open(dir: string, { maxBytes, logger, flushDelayMs = 250 }: { maxBytes: number; logger: Logger; flushDelayMs?: number }): DiskSpool {
     mkdirSync(dir, { recursive: true });
     const spool = new DiskSpool(dir, maxBytes, flushDelayMs, logger);
     spool.load();
@@ -101,27 +140,29 @@ export class DiskSpool {
   }
 
   /**
-   * Writes what was appended so far to current.jsonl (one write, one fdatasync); resolves once
-   * it is durable. A failed write (disk full) is logged and its lines go with the next flush.
+   * Writes what was appended so far (one durable write); resolves once it is on disk. A failed
+   * write (disk full) is logged and its lines go with the next flush.
    */
   flush(): Promise<void> {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    this.unflushedBytes = 0;
-    const segment = this.current;
+    this.stopFlushTimer();
+    const unsealed = this.current;
     return this.enqueue(async () => {
       try {
-        await this.writeSegment(segment);
+        await this.write(unsealed);
       } catch (err) {
         this.logger.error({ err }, 'writing results to the spool failed; retrying with the next flush');
       }
     });
   }
 
-  /** Flushes and lets go of current.jsonl (the spool can still be used; it reopens on demand). */
+  /** Flushes and lets go of the segment file (the spool can still be used; it reopens on demand). */
   async close(): Promise<void> {
     await this.flush();
-    await this.enqueue(() => this.closeCurrent());
+    await this.enqueue(async () => {
+      const handle = this.active?.handle;
+      if (this.active) this.active.handle = undefined;
+      await handle?.close();
+    });
   }
 
   /** Settles once every file operation asked for so far has (tests, shutdown). */
@@ -134,37 +175,36 @@ export class DiskSpool {
   }
 
   /**
-   * Moves the pending results into a new batch at once; resolves with it once its file is
+   * Moves the pending results into a new batch at once; resolves with it once its seal is
    * durable and it is listed in sealed(), or null when nothing was pending. When the disk
    * fails it, the results stay pending for the next seal (and null is returned).
    */
   seal(): Promise<SealedBatch | null> {
-    const segment = this.current;
-    if (segment.results.length === 0) return Promise.resolve(null);
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    this.unflushedBytes = 0;
-    this.current = emptySegment();
-    this.sealing.results += segment.results.length;
-    this.sealing.bytes += segment.bytes;
-    const { seq, batchId, file } = this.nextBatchName();
+    const unsealed = this.current;
+    if (unsealed.results.length === 0) return Promise.resolve(null);
+    this.stopFlushTimer();
+    this.current = emptyUnsealed();
+    this.sealing.results += unsealed.results.length;
+    this.sealing.bytes += unsealed.bytes;
+    const seq = this.nextSeq++;
+    const batchId = randomUUID();
     return this.enqueue(async () => {
       try {
-        await this.writeSegment(segment);
-        await this.closeCurrent();
-        // current.jsonl holds exactly the segment's results: the rename makes it the batch at once.
-        await rename(path.join(this.dir, CURRENT), file);
-        return this.addSealed({ seq, batchId, results: segment.results, bytes: segment.bytes, file });
+        await this.write(unsealed, sealLine(batchId, seq));
       } catch (err) {
         this.logger.error({ err }, 'sealing a spool batch failed; its results stay pending');
-        // No later operation has run yet: what was appended since follows in the same file.
+        // No later operation has run yet: what was appended since follows in the same segment.
         const next = this.current;
-        this.current = { results: segment.results.concat(next.results), lines: segment.lines.concat(next.lines), bytes: segment.bytes + next.bytes, written: segment.written };
+        this.current = { results: unsealed.results.concat(next.results), lines: unsealed.lines.concat(next.lines), bytes: unsealed.bytes + next.bytes, written: unsealed.written };
         return null;
       } finally {
-        this.sealing.results -= segment.results.length;
-        this.sealing.bytes -= segment.bytes;
+        this.sealing.results -= unsealed.results.length;
+        this.sealing.bytes -= unsealed.bytes;
       }
+      // A seal is never an empty write, so it went to the active segment.
+      const batch = this.addSealed({ seq, batchId, results: unsealed.results, bytes: unsealed.bytes }, this.active!.segment);
+      await this.rotateIfFull();
+      return batch;
     });
   }
 
@@ -177,7 +217,7 @@ export class DiskSpool {
     const index = this.sealedBatches.findIndex((b) => b.batchId === batchId);
     if (index < 0) return false;
     const [batch] = this.sealedBatches.splice(index, 1);
-    this.removeBatchFile(batch!);
+    this.release(batch!);
     return true;
   }
 
@@ -191,6 +231,12 @@ export class DiskSpool {
     };
   }
 
+  private stopFlushTimer(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.unflushedBytes = 0;
+  }
+
   private enqueue<T>(operation: () => Promise<T>): Promise<T> {
     const run = this.queue.then(operation);
     this.queue = run.then(
@@ -200,99 +246,186 @@ export class DiskSpool {
     return run;
   }
 
-  /** Appends the segment's lines not yet on disk: one write, one fdatasync. */
-  private async writeSegment(segment: Segment): Promise<void> {
-    const end = segment.lines.length;
-    if (segment.written >= end) return;
-    this.currentFile ??= await open(path.join(this.dir, CURRENT), 'a');
-    await this.currentFile.write(segment.lines.slice(segment.written, end).join(''));
-    await this.currentFile.datasync();
-    segment.written = end;
+  /**
+   * Appends, in one durable write, the releases asked for so far, the lines of `unsealed` not
+   * yet on disk and `seal` (when sealing).
+   */
+  private async write(unsealed: Unsealed, seal = ''): Promise<void> {
+    const releases = this.releases.length;
+    const end = unsealed.lines.length;
+    const text = this.releases.join('') + unsealed.lines.slice(unsealed.written, end).join('') + seal;
+    if (text === '') return;
+    const active = await this.activeSegment();
+    const bytes = Buffer.from(this.tornTail ? `\n${text}` : text);
+    try {
+      for (let offset = 0; offset < bytes.length; ) offset += (await active.handle!.write(bytes, offset)).bytesWritten;
+    } catch (err) {
+      this.tornTail = true;
+      throw err;
+    }
+    this.tornTail = false;
+    active.bytes += bytes.length;
+    unsealed.written = end;
+    this.releases.splice(0, releases);
   }
 
-  private async closeCurrent(): Promise<void> {
-    const file = this.currentFile;
-    this.currentFile = undefined;
-    await file?.close();
+  private async activeSegment(): Promise<ActiveSegment> {
+    if (!this.active) {
+      const seq = this.nextSegmentSeq++;
+      this.active = { segment: { seq, file: this.segmentFile(seq), live: 0 }, handle: undefined, bytes: 0 };
+    }
+    this.active.handle ??= await open(this.active.segment.file, APPEND_DURABLY);
+    return this.active;
   }
 
-  /** Forgets the batch at once; its file goes with the next turn of the queue (a crash before only means a re-send). */
-  private removeBatchFile(batch: SealedBatch): void {
+  /** After a seal: nothing unsealed is in the segment, so once it is full the next write starts another. */
+  private async rotateIfFull(): Promise<void> {
+    const active = this.active;
+    if (!active || active.bytes < this.segmentBytes) return;
+    this.active = undefined;
+    try {
+      await active.handle?.close();
+    } catch (err) {
+      this.logger.error({ err, file: active.segment.file }, 'closing a spool segment failed');
+    }
+    if (active.segment.live === 0) await this.removeFile(active.segment.file);
+  }
+
+  private segmentFile(seq: number): string {
+    return path.join(this.dir, `segment-${String(seq).padStart(12, '0')}.jsonl`);
+  }
+
+  /** Forgets the batch at once; the disk learns of it with the next write, or loses its segment. */
+  private release(batch: SealedBatch): void {
     this.sealedBytes -= batch.bytes;
-    void this.enqueue(async () => {
-      try {
-        await unlink(batch.file);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.error({ err, file: batch.file }, 'removing a spool batch failed');
-      }
-    });
+    const where = this.locations.get(batch.batchId)!;
+    this.locations.delete(batch.batchId);
+    if (typeof where === 'string') return this.removeLater(where);
+    where.live -= 1;
+    // The active segment goes when it is closed (rotateIfFull).
+    if (where.live === 0 && where !== this.active?.segment) this.removeLater(where.file);
+    else this.releases.push(releaseLine(batch.batchId));
   }
 
-  private nextBatchName(): { seq: number; batchId: string; file: string } {
-    const seq = this.nextSeq++;
-    const batchId = randomUUID();
-    return { seq, batchId, file: path.join(this.dir, `batch-${String(seq).padStart(12, '0')}-${batchId}.jsonl`) };
+  /** With the next turn of the queue: a crash before only means a re-send. */
+  private removeLater(file: string): void {
+    void this.enqueue(() => this.removeFile(file));
   }
 
-  /** Only for what a previous run left in current.jsonl. */
-  private writeBatch(results: SpooledResult[]): SealedBatch {
-    const { seq, batchId, file } = this.nextBatchName();
-    const body = results.map((r) => JSON.stringify(r)).join('\n') + '\n';
-    // Durable before current.jsonl, which held these results, is emptied below.
-    writeFileSync(`${file}.tmp`, body, { flush: true });
-    renameSync(`${file}.tmp`, file);
-    return this.addSealed({ seq, batchId, results, bytes: Buffer.byteLength(body), file });
+  private async removeFile(file: string): Promise<void> {
+    try {
+      await unlink(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.error({ err, file }, 'removing a spool file failed');
+    }
   }
 
-  private addSealed(batch: SealedBatch): SealedBatch {
+  private addSealed(batch: SealedBatch, where: Segment | string): SealedBatch {
+    if (typeof where !== 'string') where.live += 1;
+    this.locations.set(batch.batchId, where);
     this.sealedBatches.push(batch);
     this.sealedBytes += batch.bytes;
     return batch;
   }
 
   private load(): void {
+    const names = readdirSync(this.dir).sort();
     const seen = new Set<string>();
-    for (const name of readdirSync(this.dir).sort()) {
-      const match = BATCH_FILE.exec(name);
-      if (name.endsWith('.tmp')) rmSync(path.join(this.dir, name), { force: true });
-      if (!match) continue;
-      const file = path.join(this.dir, name);
-      const results = this.readLines(file).filter((r) => !seen.has(r.id) && seen.add(r.id));
-      this.nextSeq = Math.max(this.nextSeq, Number(match[1]) + 1);
-      if (results.length === 0) {
-        rmSync(file, { force: true });
-        continue;
-      }
-      const bytes = readFileSync(file).length;
-      this.addSealed({ seq: Number(match[1]), batchId: match[2]!, results, bytes, file });
-    }
-    // What the previous run appended but never sealed; a result already in a batch counts once.
-    const leftover = this.readLines(path.join(this.dir, CURRENT)).filter((r) => !seen.has(r.id));
-    if (leftover.length > 0) this.writeBatch(leftover);
-    writeFileSync(path.join(this.dir, CURRENT), '');
+    for (const name of names.filter((n) => n.endsWith('.tmp'))) rmSync(path.join(this.dir, name), { force: true });
+    this.loadLegacyBatches(names, seen);
+    // What the earlier layout appended but never sealed; a result already in a batch counts once.
+    const leftover = this.readResultLines(path.join(this.dir, LEGACY_CURRENT)).filter((r) => !seen.has(r.id) && seen.add(r.id));
+    const segments = this.loadSegments(names, seen);
+    leftover.push(...segments.unsealed);
+    // Durable in a segment of its own before the files that held it go.
+    if (leftover.length > 0) this.sealLeftover(leftover);
+    for (const segment of segments.dead) rmSync(segment.file, { force: true });
+    rmSync(path.join(this.dir, LEGACY_CURRENT), { force: true });
     this.evictIfOverSize();
     const stats = this.stats();
     if (stats.results > 0) this.logger.info({ batches: stats.batches, results: stats.results }, 'loaded unacknowledged results from the spool');
   }
 
-  /** Reads JSON lines; a line torn by a crash mid-write is skipped, not fatal. */
-  private readLines(file: string): SpooledResult[] {
-    let text: string;
+  private loadLegacyBatches(names: string[], seen: Set<string>): void {
+    for (const name of names) {
+      const match = LEGACY_BATCH_FILE.exec(name);
+      if (!match) continue;
+      const file = path.join(this.dir, name);
+      const results = this.readResultLines(file).filter((r) => !seen.has(r.id) && seen.add(r.id));
+      this.nextSeq = Math.max(this.nextSeq, Number(match[1]) + 1);
+      if (results.length === 0) rmSync(file, { force: true });
+      else this.addSealed({ seq: Number(match[1]), batchId: match[2]!, results, bytes: readFileSync(file).length }, file);
+    }
+  }
+
+  /**
+   * Reads the segments oldest first: the batches not released (listed as sealed), the results
+   * after the last seal (a crash came before it), and the segments that hold nothing live.
+   */
+  private loadSegments(names: string[], seen: Set<string>): { unsealed: SpooledResult[]; dead: Segment[] } {
+    const segments: Segment[] = [];
+    const batches: { batch: SealedBatch; segment: Segment }[] = [];
+    const released = new Set<string>();
+    let unsealed = emptyUnsealed();
+    for (const name of names) {
+      const match = SEGMENT_FILE.exec(name);
+      if (!match) continue;
+      const segment: Segment = { seq: Number(match[1]), file: path.join(this.dir, name), live: 0 };
+      segments.push(segment);
+      this.nextSegmentSeq = Math.max(this.nextSegmentSeq, segment.seq + 1);
+      for (const line of this.readLines(segment.file)) {
+        const record = parseLine(line);
+        if (record.kind === 'seal') {
+          batches.push({ batch: { seq: record.seq, batchId: record.batchId, results: unsealed.results, bytes: unsealed.bytes }, segment });
+          this.nextSeq = Math.max(this.nextSeq, record.seq + 1);
+          unsealed = emptyUnsealed();
+        } else if (record.kind === 'release') released.add(record.batchId);
+        else if (record.kind === 'result' && !seen.has(record.result.id)) {
+          seen.add(record.result.id);
+          unsealed.results.push(record.result);
+          unsealed.bytes += Buffer.byteLength(line) + 1;
+        } else if (record.kind === 'torn') this.logger.warn({ file: segment.file }, 'skipped a torn line in the spool');
+      }
+    }
+    for (const { batch, segment } of batches) if (!released.has(batch.batchId) && batch.results.length > 0) this.addSealed(batch, segment);
+    this.sealedBatches.sort((a, b) => a.seq - b.seq);
+    return { unsealed: unsealed.results, dead: segments.filter((s) => s.live === 0) };
+  }
+
+  /** Writes results a previous run never sealed into a new segment as one batch, durably, and keeps writing there. */
+  private sealLeftover(results: SpooledResult[]): void {
+    const seq = this.nextSeq++;
+    const batchId = randomUUID();
+    const lines = results.map((r) => `${JSON.stringify(r)}\n`).join('');
+    const bytes = Buffer.from(lines + sealLine(batchId, seq));
+    const segmentSeq = this.nextSegmentSeq++;
+    const segment: Segment = { seq: segmentSeq, file: this.segmentFile(segmentSeq), live: 0 };
+    const fd = openSync(segment.file, APPEND_DURABLY | constants.O_EXCL);
     try {
-      text = readFileSync(file, 'utf8');
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+      this.active = { segment, handle: undefined, bytes: fstatSync(fd).size };
+    } finally {
+      closeSync(fd);
+    }
+    this.addSealed({ seq, batchId, results, bytes: Buffer.byteLength(lines) }, segment);
+  }
+
+  private readLines(file: string): string[] {
+    try {
+      return readFileSync(file, 'utf8').split('\n').filter(Boolean);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
+  }
+
+  /** The results of a file of the earlier layout; a line torn by a crash mid-write is skipped, not fatal. */
+  private readResultLines(file: string): SpooledResult[] {
     const results: SpooledResult[] = [];
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        // Lines spooled by an agent version without `degraded` read as not degraded.
-        results.push({ degraded: false, ...(JSON.parse(line) as Omit<SpooledResult, 'degraded'>) });
-      } catch {
-        this.logger.warn({ file }, 'skipped a torn line in the spool');
-      }
+    for (const line of this.readLines(file)) {
+      const record = parseLine(line);
+      if (record.kind === 'result') results.push(record.result);
+      else this.logger.warn({ file }, 'skipped a torn line in the spool');
     }
     return results;
   }
@@ -300,9 +433,25 @@ export class DiskSpool {
   private evictIfOverSize(): void {
     while (this.sealedBytes + this.sealing.bytes + this.current.bytes > this.maxBytes && this.sealedBatches.length > 0) {
       const oldest = this.sealedBatches.shift()!;
-      this.removeBatchFile(oldest);
+      this.release(oldest);
       this.evicted += oldest.results.length;
       this.logger.warn({ results: oldest.results.length, evictedTotal: this.evicted, maxBytes: this.maxBytes }, 'spool full: dropped the oldest undelivered results');
     }
   }
+}
+
+type Line = { kind: 'result'; result: SpooledResult } | { kind: 'seal'; batchId: string; seq: number } | { kind: 'release'; batchId: string } | { kind: 'torn' };
+
+function parseLine(line: string): Line {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return { kind: 'torn' };
+  }
+  if (typeof value.seal === 'string' && typeof value.seq === 'number') return { kind: 'seal', batchId: value.seal, seq: value.seq };
+  if (typeof value.done === 'string') return { kind: 'release', batchId: value.done };
+  // Results spooled by an agent version without `degraded` read as not degraded.
+  if (typeof value.id === 'string') return { kind: 'result', result: { degraded: false, ...(value as Omit<SpooledResult, 'degraded'>) } };
+  return { kind: 'torn' };
 }
