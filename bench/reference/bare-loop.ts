@@ -6,8 +6,8 @@
 //
 //   node --import tsx bench/reference/bare-loop.ts http|tcp|none PORT SERVICES INTERVAL_MS WARMUP_MS MEASURE_MS
 //
-// Prints {"ready":true} at once, then after WARMUP_MS + MEASURE_MS one JSON line with the
-// checks started inside the measured window and their lateness after the slot (ms, sorted).
+// Prints {"ready":true,"windowStart":…,"windowEnd":…} (epoch ms) at once, then after the window
+// one JSON line with the checks started inside it and their lateness after the slot (ms, sorted).
 import http from 'node:http';
 import net from 'node:net';
 import { offsetMs, nextSlot } from '../../agent/src/scheduler/slots.js';
@@ -52,7 +52,7 @@ for (let i = 0; i < Number(services); i++) {
   const offset = offsetMs(serviceId(i), interval);
   arm(offset, nextSlot(start, interval, offset));
 }
-console.log(JSON.stringify({ ready: true }));
+console.log(JSON.stringify({ ready: true, windowStart, windowEnd }));
 setTimeout(() => {
   console.log(JSON.stringify({ checks: lateness.length, lateness: lateness.sort((a, b) => a - b) }));
   process.exit(0);
