@@ -48,7 +48,7 @@ export interface RunningProcess {
 /** The Node options the agent's systemd unit runs it with, so the benchmarks measure the agent as deployed. */
 export function unitNodeOptions(): string {
   const unit = readFileSync(path.join(root, 'deploy/systemd/outpost-agent.service'), 'utf8');
-  return /^Environment=NODE_OPTIONS=(.*)$/m.exec(unit)?.[1] ?? '';
+  return /^Environment="?NODE_OPTIONS=([^"\n]*)"?$/m.exec(unit)?.[1] ?? '';
 }
 
 /** `outpost-agent run` against `server` with a fresh data directory (removed on stop), with the unit's Node options. */

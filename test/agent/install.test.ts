@@ -37,7 +37,7 @@ describe('agent install', function () {
     expect(r.code, r.stderr).to.equal(0);
     const unit = readFileSync(at('etc/systemd/system/outpost-agent.service'), 'utf8');
     expect(unit).to.match(new RegExp(`^ExecStart=${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\S+/dist/agent/src/cli\\.js run$`, 'm'));
-    for (const line of ['User=outpost-agent', 'AmbientCapabilities=CAP_NET_RAW', 'Restart=always', 'ProtectSystem=strict', 'NoNewPrivileges=yes', 'EnvironmentFile=/etc/outpost-agent/agent.env', 'Environment=NODE_OPTIONS=--max-semi-space-size=4']) {
+    for (const line of ['User=outpost-agent', 'AmbientCapabilities=CAP_NET_RAW', 'Restart=always', 'ProtectSystem=strict', 'NoNewPrivileges=yes', 'EnvironmentFile=/etc/outpost-agent/agent.env', 'Environment="NODE_OPTIONS=--max-semi-space-size=4 --max-old-space-size=1024"']) {
       expect(unit).to.include(line);
     }
     const env = at('etc/outpost-agent/agent.env');

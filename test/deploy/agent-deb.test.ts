@@ -228,7 +228,7 @@ describe('deploy: the agent as a Debian package', function () {
     const tools = path.join(work, 'tools');
     mkdirSync(tools);
     for (const tool of ['dirname', 'readlink']) symlinkSync(`/usr/bin/${tool}`, path.join(tools, tool));
-    const unitEnv = Object.fromEntries([...readFileSync(at(UNIT), 'utf8').matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+    const unitEnv = Object.fromEntries([...readFileSync(at(UNIT), 'utf8').matchAll(/^Environment="?([A-Z_]+)=([^"\n]*)"?$/gm)].map((m) => [m[1], m[2]]));
     const uid = idOf(root, 'passwd', 'outpost-agent')!;
     const gid = idOf(root, 'group', 'outpost-agent')!;
     const child = spawn(
