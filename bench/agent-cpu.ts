@@ -17,7 +17,7 @@ import { startFakeControlPlane } from '../test/fixtures/fake-control-plane.js';
 import { startBlackbox } from './reference/blackbox.js';
 import { serviceId } from './reference/service-ids.js';
 import { buildAgent, cpuMs, sleep, startAgent, startNullProberAgent, startScript, type RunningProcess } from './support/agent-under-test.js';
-import { fullSize, report } from './support/report.js';
+import { fullSize, medianRatioRound, report } from './support/report.js';
 
 type Kind = 'http' | 'tcp';
 
@@ -50,25 +50,19 @@ try {
     const at = `${RATE} checks/s`;
     const bareGoal = 1.05;
     const bbeGoal = kind === 'http' ? 0.5 : 0.4;
-    const againstBare = medianRound(rounds, (r) => r.bare);
-    const againstBlackbox = medianRound(rounds, (r) => r.blackbox!);
+    const againstBare = medianRatioRound(rounds, (r) => r.agent / r.bare);
+    const againstBlackbox = medianRatioRound(rounds, (r) => r.agent / r.blackbox!);
     report({ id: `P1-${kind}-bare`, what: `agent CPU per ${name} check at ${at}`, ours: againstBare.agent, unit: 'µs CPU/check', reference: { name: 'bare Node loop', value: againstBare.bare }, goal: `≤ ${bareGoal}x`, met: againstBare.agent <= bareGoal * againstBare.bare });
     report({ id: `P1-${kind}-bbe`, what: `agent CPU per ${name} check at ${at}`, ours: againstBlackbox.agent, unit: 'µs CPU/check', reference: { name: 'blackbox_exporter', value: againstBlackbox.blackbox! }, goal: `≤ ${bbeGoal}x`, met: againstBlackbox.agent <= bbeGoal * againstBlackbox.blackbox! });
     console.log(`P1 ${name} rounds (agent / bare loop / blackbox_exporter, µs CPU per check): ${rounds.map((r) => `${r.agent.toFixed(0)} / ${r.bare.toFixed(0)} / ${r.blackbox!.toFixed(0)}`).join('; ')}`);
   }
   const rounds: Round[] = [];
   for (let round = 0; round < ROUNDS; round++) rounds.push(await measureRound('tcp', 'null'));
-  const { agent, bare } = medianRound(rounds, (r) => r.bare);
+  const { agent, bare } = medianRatioRound(rounds, (r) => r.agent / r.bare);
   console.log(`the agent's own cost per check (a prober that answers at once): ${agent.toFixed(1)} µs CPU, the bare loop's timers alone ${bare.toFixed(1)} µs, so ${(agent - bare).toFixed(1)} µs added by the agent`);
 } finally {
   await targets.stop();
   built.remove();
-}
-
-/** The round whose agent-to-reference ratio is the median of the rounds'. */
-function medianRound(rounds: Round[], reference: (r: Round) => number): Round {
-  const sorted = [...rounds].sort((a, b) => a.agent / reference(a) - b.agent / reference(b));
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /**

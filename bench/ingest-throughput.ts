@@ -23,7 +23,7 @@ import { startTestControlPlane } from '../test/support/control-plane-harness.js'
 import pg from 'pg';
 import { sql } from '../test/support/sql.js';
 import { stopTestDatabase, testDatabase } from '../test/support/test-database.js';
-import { fullSize, report } from './support/report.js';
+import { fullSize, medianRatioRound, report } from './support/report.js';
 
 const total = fullSize ? 200_000 : 50_000;
 const warmup = 20_000;
@@ -76,9 +76,8 @@ try {
   }
   const [rolled] = await sql<{ n: string }>('select sum(total_checks) as n from check_rollups_day where service_id = any($1::uuid[])', [services]);
   if (Number(rolled!.n) !== acknowledged) throw new Error(`the day rollups count ${rolled!.n} results, not ${acknowledged}`);
-  // A round's two figures were measured a second apart, in the same conditions: the round of the median ratio is reported.
-  const rounds = ours.map((value, k) => ({ value, reference: plain[k]! })).sort((a, b) => a.value / a.reference - b.value / b.reference);
-  const typical = rounds[rounds.length >> 1]!;
+  // A round's two figures were measured a second apart, in the same conditions.
+  const typical = medianRatioRound(ours.map((value, k) => ({ value, reference: plain[k]! })), (r) => r.value / r.reference);
   report({
     id: 'P3', what: 'ingest on PostgreSQL (status, rollups and rules included)', ours: typical.value, unit: 'results/s',
     reference: { name: 'plain batched INSERT', value: typical.reference }, goal: '≥ 0.5x', met: typical.value / typical.reference >= 0.5,

@@ -40,3 +40,12 @@ export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
+
+/**
+ * Of rounds that each measured ours beside its reference under the same conditions, the round
+ * whose ratio is the median: the machine's speed drifts between rounds, a round's ratio less.
+ */
+export function medianRatioRound<T>(rounds: readonly T[], ratioOf: (round: T) => number): T {
+  const sorted = [...rounds].sort((a, b) => ratioOf(a) - ratioOf(b));
+  return sorted[Math.floor(sorted.length / 2)]!;
+}

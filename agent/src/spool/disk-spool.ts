@@ -49,6 +49,11 @@ export interface SpoolStats {
   evictedResults: number;
 }
 
+/** A sealed batch and where it lives: its segment, or its own file from the earlier layout. */
+interface HeldBatch extends SealedBatch {
+  where: Segment | string;
+}
+
 /** Results not yet in a batch: serialized once, `written` of them already durable in the active segment. */
 interface Unsealed {
   results: SpooledResult[];
@@ -85,9 +90,7 @@ const sealLine = (batchId: string, seq: number) => `${JSON.stringify({ seal: bat
 const releaseLine = (batchId: string) => `${JSON.stringify({ done: batchId })}\n`;
 
 export class DiskSpool {
-  private readonly sealedBatches: SealedBatch[] = [];
-  /** Where each sealed batch lives: its segment, or its own file from the earlier layout. */
-  private readonly locations = new Map<string, Segment | string>();
+  private readonly sealedBatches: HeldBatch[] = [];
   private current = emptyUnsealed();
   /** Bytes appended to `current` since the last flush was asked for. */
   private unflushedBytes = 0;
@@ -202,7 +205,7 @@ export class DiskSpool {
         this.sealing.bytes -= unsealed.bytes;
       }
       // A seal is never an empty write, so it went to the active segment.
-      const batch = this.addSealed({ seq, batchId, results: unsealed.results, bytes: unsealed.bytes }, this.active!.segment);
+      const batch = this.addSealed({ seq, batchId, results: unsealed.results, bytes: unsealed.bytes, where: this.active!.segment });
       await this.rotateIfFull();
       return batch;
     });
@@ -296,10 +299,9 @@ export class DiskSpool {
   }
 
   /** Forgets the batch at once; the disk learns of it with the next write, or loses its segment. */
-  private release(batch: SealedBatch): void {
+  private release(batch: HeldBatch): void {
     this.sealedBytes -= batch.bytes;
-    const where = this.locations.get(batch.batchId)!;
-    this.locations.delete(batch.batchId);
+    const { where } = batch;
     if (typeof where === 'string') return this.removeLater(where);
     where.live -= 1;
     // The active segment goes when it is closed (rotateIfFull).
@@ -320,9 +322,8 @@ export class DiskSpool {
     }
   }
 
-  private addSealed(batch: SealedBatch, where: Segment | string): SealedBatch {
-    if (typeof where !== 'string') where.live += 1;
-    this.locations.set(batch.batchId, where);
+  private addSealed(batch: HeldBatch): HeldBatch {
+    if (typeof batch.where !== 'string') batch.where.live += 1;
     this.sealedBatches.push(batch);
     this.sealedBytes += batch.bytes;
     return batch;
@@ -354,7 +355,7 @@ export class DiskSpool {
       const results = this.readResultLines(file).filter((r) => !seen.has(r.id) && seen.add(r.id));
       this.nextSeq = Math.max(this.nextSeq, Number(match[1]) + 1);
       if (results.length === 0) rmSync(file, { force: true });
-      else this.addSealed({ seq: Number(match[1]), batchId: match[2]!, results, bytes: readFileSync(file).length }, file);
+      else this.addSealed({ seq: Number(match[1]), batchId: match[2]!, results, bytes: readFileSync(file).length, where: file });
     }
   }
 
@@ -364,7 +365,7 @@ export class DiskSpool {
    */
   private loadSegments(names: string[], seen: Set<string>): { unsealed: SpooledResult[]; dead: Segment[] } {
     const segments: Segment[] = [];
-    const batches: { batch: SealedBatch; segment: Segment }[] = [];
+    const batches: HeldBatch[] = [];
     const released = new Set<string>();
     let unsealed = emptyUnsealed();
     for (const name of names) {
@@ -376,7 +377,7 @@ export class DiskSpool {
       for (const line of this.readLines(segment.file)) {
         const record = parseLine(line);
         if (record.kind === 'seal') {
-          batches.push({ batch: { seq: record.seq, batchId: record.batchId, results: unsealed.results, bytes: unsealed.bytes }, segment });
+          batches.push({ seq: record.seq, batchId: record.batchId, results: unsealed.results, bytes: unsealed.bytes, where: segment });
           this.nextSeq = Math.max(this.nextSeq, record.seq + 1);
           unsealed = emptyUnsealed();
         } else if (record.kind === 'release') released.add(record.batchId);
@@ -387,7 +388,7 @@ export class DiskSpool {
         } else if (record.kind === 'torn') this.logger.warn({ file: segment.file }, 'skipped a torn line in the spool');
       }
     }
-    for (const { batch, segment } of batches) if (!released.has(batch.batchId) && batch.results.length > 0) this.addSealed(batch, segment);
+    for (const batch of batches) if (!released.has(batch.batchId) && batch.results.length > 0) this.addSealed(batch);
     this.sealedBatches.sort((a, b) => a.seq - b.seq);
     return { unsealed: unsealed.results, dead: segments.filter((s) => s.live === 0) };
   }
@@ -407,7 +408,7 @@ export class DiskSpool {
     } finally {
       closeSync(fd);
     }
-    this.addSealed({ seq, batchId, results, bytes: Buffer.byteLength(lines) }, segment);
+    this.addSealed({ seq, batchId, results, bytes: Buffer.byteLength(lines), where: segment });
   }
 
   private readLines(file: string): string[] {

@@ -183,8 +183,8 @@ function toRecords(results: IncomingResult[]): { rows: object[]; origins: Origin
   const rows = results.map((r) => {
     if (!last || r.agentId !== last.agentId || r.location !== last.location || r.agentOrganizationId !== last.agentOrganizationId) {
       const key = `${r.agentId} ${r.location} ${r.agentOrganizationId}`;
-      origin = positions.get(key) ?? origins.push({ location: r.location, agent_id: r.agentId, agent_organization_id: r.agentOrganizationId });
-      positions.set(key, origin);
+      if (!positions.has(key)) positions.set(key, origins.push({ location: r.location, agent_id: r.agentId, agent_organization_id: r.agentOrganizationId }));
+      origin = positions.get(key)!;
       last = r;
     }
     return {
