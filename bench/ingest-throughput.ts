@@ -18,7 +18,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client, credentials } from '@grpc/grpc-js';
-import { AgentMessage, AgentServiceService, ControlMessage, type CheckResult } from '../shared/src/gen/agent.js';
+import { AgentMessage, ControlMessage, type CheckResult } from '../shared/src/gen/agent.js';
+import { AgentServiceService } from '../shared/src/gen/agent_service.js';
 import { startTestControlPlane } from '../test/support/control-plane-harness.js';
 import pg from 'pg';
 import { sql } from '../test/support/sql.js';

@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChannelCredentials } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Assignment as WireAssignment, ControlMessage } from '../../shared/src/gen/agent.js';
 import { createConnection } from './control/connection.js';
+import type { StreamTls } from './control/grpc-stream.js';
+import type { ProxySettings } from './control/proxy-tunnel.js';
 import type { ProberRegistry } from './probers/registry.js';
 import { createPublisher } from './publisher/publisher.js';
 import { createScheduler, type Assignment, type CompletedRun } from './scheduler/scheduler.js';
@@ -22,7 +23,9 @@ export interface AgentOptions {
   registry: ProberRegistry;
   logger: Logger;
   agentId?: string;
-  credentials?: ChannelCredentials;
+  /** TLS for the stream to the control plane; plaintext when absent. */
+  tls?: StreamTls;
+  proxy?: ProxySettings;
   batchMaxResults?: number;
   batchMaxDelayMs?: number;
   maxConcurrentChecks?: number;
@@ -65,7 +68,8 @@ export function createAgent(options: AgentOptions): Agent {
 
   const connection = createConnection({
     server: options.server,
-    credentials: options.credentials,
+    tls: options.tls,
+    proxy: options.proxy,
     logger,
     hello: () => ({
       agentId,

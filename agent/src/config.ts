@@ -16,7 +16,7 @@ const RunConfigSchema = z.object({
   cert: z.string().min(1).optional(),
   key: z.string().min(1).optional(),
   insecure: z.boolean().default(false),
-  proxy: z.url({ message: 'must be a proxy URL such as http://proxy:3128' }).optional(),
+  proxy: z.url({ protocol: /^http$/, message: 'must be an http:// proxy URL such as http://proxy:3128' }).optional(),
   noProxy: z.string().optional(),
   statusAddr: z
     .string()

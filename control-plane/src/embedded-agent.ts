@@ -2,7 +2,6 @@
 // own gRPC port over loopback and serving the location `local`.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { credentials } from '@grpc/grpc-js';
 import { createAgent } from '../../agent/src/agent.js';
 import { defaultProbers } from '../../agent/src/probers/index.js';
 import { createProberRegistry } from '../../agent/src/probers/registry.js';
@@ -18,9 +17,8 @@ export interface EmbeddedAgent {
 /** With TLS on the gRPC port, the embedded agent trusts the server's own certificate. */
 export async function startEmbeddedAgent(grpcPort: number, token: string, dataDir: string, logger: Logger, serverCertFile?: string): Promise<EmbeddedAgent> {
   const agent = createAgent({
-    credentials: serverCertFile
-      ? credentials.createSsl(readFileSync(serverCertFile), null, null, { checkServerIdentity: () => undefined })
-      : credentials.createInsecure(),
+    // The certificate names the public host, not 127.0.0.1; trusting this one certificate is the check.
+    tls: serverCertFile ? { ca: readFileSync(serverCertFile), checkServerIdentity: () => undefined } : undefined,
     server: `127.0.0.1:${grpcPort}`,
     token,
     location: EMBEDDED_LOCATION,

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { channelCredentials } from '../../agent/src/control/credentials.js';
+import { streamTls } from '../../agent/src/control/credentials.js';
 import { startAgentProcess, type AgentProcess } from '../support/agent-process.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { poll } from '../support/poll.js';
@@ -77,11 +77,11 @@ describe('e2e: agent over TLS with a status endpoint', function () {
 
 describe('agent transport security', () => {
   it('uses plaintext only to loopback or with --insecure, TLS otherwise', () => {
-    expect(channelCredentials({ server: '127.0.0.1:9090' }).tls).to.equal(false);
-    expect(channelCredentials({ server: 'localhost:9090' }).tls).to.equal(false);
-    expect(channelCredentials({ server: '[::1]:9090' }).tls).to.equal(false);
-    expect(channelCredentials({ server: 'outpost.example.com:9090' }).tls).to.equal(true);
-    expect(channelCredentials({ server: '10.1.2.3:9090' }).tls).to.equal(true);
-    expect(channelCredentials({ server: '10.1.2.3:9090', insecure: true }).tls).to.equal(false);
+    expect(streamTls({ server: '127.0.0.1:9090' })).to.equal(undefined);
+    expect(streamTls({ server: 'localhost:9090' })).to.equal(undefined);
+    expect(streamTls({ server: '[::1]:9090' })).to.equal(undefined);
+    expect(streamTls({ server: 'outpost.example.com:9090' })).to.not.equal(undefined);
+    expect(streamTls({ server: '10.1.2.3:9090' })).to.not.equal(undefined);
+    expect(streamTls({ server: '10.1.2.3:9090', insecure: true })).to.equal(undefined);
   });
 });

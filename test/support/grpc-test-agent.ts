@@ -2,7 +2,8 @@
 // records what the control plane sends and submits result batches on demand.
 import { randomUUID } from 'node:crypto';
 import { credentials, type ClientDuplexStream } from '@grpc/grpc-js';
-import { AgentServiceClient, type AgentMessage, type CheckResult, type ControlMessage } from '../../shared/src/gen/agent.js';
+import type { AgentMessage, CheckResult, ControlMessage } from '../../shared/src/gen/agent.js';
+import { AgentServiceClient } from '../../shared/src/gen/agent_service.js';
 import { poll } from './poll.js';
 
 export interface ScriptedAgent {

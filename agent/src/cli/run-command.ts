@@ -2,7 +2,7 @@
 import { pino } from 'pino';
 import { createAgent } from '../agent.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
-import { channelCredentials } from '../control/credentials.js';
+import { streamTls } from '../control/credentials.js';
 import type { AgentMetrics } from '../status/agent-metrics.js';
 import type { StatusServer } from '../status/status-server.js';
 import { loadRunConfig, type RunFlags } from '../config.js';
@@ -16,15 +16,12 @@ export async function runAgent(flags: RunFlags, env: Record<string, string | und
   let fatal: (reason: string) => void = () => undefined;
   let metrics: AgentMetrics | undefined;
   const refused = new Promise<string>((resolve) => (fatal = resolve));
-  // grpc-js reads its proxy only from these variables; the agent's own configuration names
-  // the usual HTTPS_PROXY and NO_PROXY.
-  if (config.proxy) process.env.grpc_proxy = config.proxy;
-  if (config.noProxy) process.env.no_grpc_proxy = config.noProxy;
-  const transport = channelCredentials({ server: config.server, caFile: config.ca, certFile: config.cert, keyFile: config.key, insecure: config.insecure });
-  if (!transport.tls) logger.warn({ server: config.server }, 'the stream to the control plane is not encrypted (loopback or --insecure)');
+  const tls = streamTls({ server: config.server, caFile: config.ca, certFile: config.cert, keyFile: config.key, insecure: config.insecure });
+  if (!tls) logger.warn({ server: config.server }, 'the stream to the control plane is not encrypted (loopback or --insecure)');
   const agent = createAgent({
     server: config.server,
-    credentials: transport.credentials,
+    tls,
+    proxy: config.proxy ? { url: config.proxy, noProxy: config.noProxy } : undefined,
     token: config.token,
     location: config.location,
     dataDir: config.dataDir,

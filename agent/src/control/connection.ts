@@ -2,12 +2,14 @@
 // and reconnects with backoff when the stream breaks. A fatal refusal (bad token) stops it.
 // With several control-plane replicas (`a:9090,b:9090`), each new attempt after a failure
 // dials the next one, so a dead replica costs one backoff step; one name that resolves to
-// several addresses is tried address by address by the gRPC channel itself.
-import { credentials as grpcCredentials, status as GrpcStatus, type ChannelCredentials, type ClientDuplexStream, type StatusObject } from '@grpc/grpc-js';
+// several addresses is tried address by address when connecting (Node's happy eyeballs).
 import type { Logger } from 'pino';
-import { AgentServiceClient, type AgentMessage, type ControlMessage, type Hello } from '../../../shared/src/gen/agent.js';
+import { AgentMessage, ControlMessage, type Hello } from '../../../shared/src/gen/agent.js';
+import { GrpcCode, type GrpcStatus } from '../grpc/wire.js';
 import { createBackoff, type Backoff } from './backoff.js';
 import { classifyStreamError, describeStreamError } from './errors.js';
+import { openGrpcStream, type GrpcStream, type StreamTls } from './grpc-stream.js';
+import type { ProxySettings } from './proxy-tunnel.js';
 import { splitServers } from './servers.js';
 
 export interface ConnectionHandlers {
@@ -27,7 +29,9 @@ export interface ConnectionOptions {
   hello: () => Hello;
   handlers: ConnectionHandlers;
   logger: Logger;
-  credentials?: ChannelCredentials;
+  /** Plaintext when absent. */
+  tls?: StreamTls;
+  proxy?: ProxySettings;
   backoff?: Backoff;
   /** A stream that is not welcomed this long after the hello is dropped and dialled again. */
   welcomeTimeoutMs?: number;
@@ -42,32 +46,14 @@ export interface Connection {
 }
 
 const DEFAULT_HEARTBEAT_SECONDS = 15;
+/** The one RPC of proto/agent_service.proto. */
+export const CONNECT_PATH = '/monitoring.agent.v1.AgentService/Connect';
 
 export function createConnection(options: ConnectionOptions): Connection {
   const { server, hello, handlers, logger, backoff = createBackoff(), welcomeTimeoutMs = 30_000 } = options;
   const servers = splitServers(server);
-  const clients = new Map<string, AgentServiceClient>();
-  const clientFor = (target: string): AgentServiceClient => {
-    let client = clients.get(target);
-    if (!client) {
-      client = new AgentServiceClient(target, options.credentials ?? grpcCredentials.createInsecure(), {
-        // Finds a control plane that vanished without closing the TCP connection.
-        'grpc.keepalive_time_ms': 20_000,
-        'grpc.keepalive_timeout_ms': 10_000,
-        'grpc.keepalive_permit_without_calls': 1,
-        // The channel's own reconnect backoff grows to two minutes by default, during which every
-        // call fails at once; keep it below our loop's so a returning control plane is found
-        // within seconds.
-        'grpc.initial_reconnect_backoff_ms': 250,
-        'grpc.min_reconnect_backoff_ms': 250,
-        'grpc.max_reconnect_backoff_ms': 2_000,
-      });
-      clients.set(target, client);
-    }
-    return client;
-  };
   let attempt = 0;
-  let call: ClientDuplexStream<AgentMessage, ControlMessage> | undefined;
+  let call: GrpcStream<AgentMessage> | undefined;
   let welcomed = false;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -75,16 +61,28 @@ export function createConnection(options: ConnectionOptions): Connection {
   function dial(): void {
     if (stopped) return;
     const target = servers[attempt % servers.length]!;
-    const current = clientFor(target).connect();
-    call = current;
+    const greeting = hello();
     welcomed = false;
     let welcomeOverdue = false;
+    const current = openGrpcStream<AgentMessage, ControlMessage>(
+      {
+        target,
+        path: CONNECT_PATH,
+        tls: options.tls,
+        proxy: options.proxy,
+        userAgent: `outpost-agent/${greeting.version}`,
+        encode: (message) => AgentMessage.encode(message).finish(),
+        decode: (bytes) => ControlMessage.decode(bytes),
+      },
+      { onMessage, onStatus },
+    );
+    call = current;
     const welcomeTimer = setTimeout(() => {
       welcomeOverdue = true;
       current.cancel();
     }, welcomeTimeoutMs);
 
-    current.on('data', (message: ControlMessage) => {
+    function onMessage(message: ControlMessage): void {
       if (call !== current) return; // a late message of a stream already given up
       if (message.payload?.$case !== 'welcome') return handlers.onMessage(message);
       clearTimeout(welcomeTimer);
@@ -92,18 +90,15 @@ export function createConnection(options: ConnectionOptions): Connection {
       backoff.reset();
       logger.info({ server: target, agentId: message.payload.value.agentId }, 'connected to the control plane');
       handlers.onWelcome(message.payload.value.heartbeatIntervalSeconds || DEFAULT_HEARTBEAT_SECONDS);
-    });
-    // 'status' carries the same failure and always comes, also after a clean end or a cancel;
-    // the listener only keeps an 'error' event from being thrown.
-    current.on('error', () => undefined);
-    current.on('status', (status: StatusObject) => {
+    }
+    function onStatus(status: GrpcStatus): void {
       clearTimeout(welcomeTimer);
       if (call === current) call = undefined;
       const wasWelcomed = welcomed;
       welcomed = false;
       if (wasWelcomed) handlers.onDisconnected();
       if (stopped) return;
-      const reason = welcomeOverdue ? `no welcome within ${welcomeTimeoutMs} ms` : status.code === GrpcStatus.OK ? 'the control plane ended the stream' : describeStreamError(status);
+      const reason = welcomeOverdue ? `no welcome within ${welcomeTimeoutMs} ms` : status.code === GrpcCode.OK ? 'the control plane ended the stream' : describeStreamError(status);
       if (!welcomeOverdue && classifyStreamError(status) === 'fatal') {
         stop();
         handlers.onFatal(reason);
@@ -113,8 +108,8 @@ export function createConnection(options: ConnectionOptions): Connection {
       attempt++;
       logger.warn({ server: target, reason, retryInMs, next: servers[attempt % servers.length] }, 'disconnected from the control plane');
       retryTimer = setTimeout(dial, retryInMs);
-    });
-    current.write({ payload: { $case: 'hello', value: hello() } });
+    }
+    current.write({ payload: { $case: 'hello', value: greeting } });
   }
 
   function stop(): void {
@@ -123,7 +118,6 @@ export function createConnection(options: ConnectionOptions): Connection {
     clearTimeout(retryTimer);
     call?.end();
     call?.cancel();
-    for (const client of clients.values()) client.close();
   }
 
   return {

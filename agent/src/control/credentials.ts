@@ -2,8 +2,8 @@
 // client certificate when given (mTLS). Plaintext only to a loopback address or when the
 // operator asks for it explicitly with --insecure.
 import { readFileSync } from 'node:fs';
-import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { isLoopback, parseHostPort } from '../../../shared/src/endpoints.js';
+import type { StreamTls } from './grpc-stream.js';
 import { splitServers } from './servers.js';
 
 export interface TransportOptions {
@@ -15,16 +15,14 @@ export interface TransportOptions {
   insecure?: boolean;
 }
 
-export function channelCredentials(o: TransportOptions): { credentials: ChannelCredentials; tls: boolean } {
+/** The stream's TLS settings, or undefined for plaintext. */
+export function streamTls(o: TransportOptions): StreamTls | undefined {
   const allLoopback = splitServers(o.server).every((s) => isLoopback(parseHostPort(s)?.host ?? ''));
   const wantsTls = Boolean(o.caFile || o.certFile);
-  if (o.insecure || (!wantsTls && allLoopback)) return { credentials: credentials.createInsecure(), tls: false };
+  if (o.insecure || (!wantsTls && allLoopback)) return undefined;
   return {
-    credentials: credentials.createSsl(
-      o.caFile ? readFileSync(o.caFile) : null,
-      o.keyFile ? readFileSync(o.keyFile) : null,
-      o.certFile ? readFileSync(o.certFile) : null,
-    ),
-    tls: true,
+    ca: o.caFile ? readFileSync(o.caFile) : undefined,
+    key: o.keyFile ? readFileSync(o.keyFile) : undefined,
+    cert: o.certFile ? readFileSync(o.certFile) : undefined,
   };
 }

@@ -1,5 +1,5 @@
 // The one place that decides whether a broken stream is worth reconnecting.
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import { GrpcCode, grpcCodeName } from '../grpc/wire.js';
 
 export type StreamFailure = 'transient' | 'fatal';
 
@@ -9,7 +9,7 @@ export type StreamFailure = 'transient' | 'fatal';
  * else (UNAVAILABLE, a plain stream end, network errors, a shutting-down control plane) is
  * worth another attempt.
  */
-const FATAL = new Set<number>([GrpcStatus.UNAUTHENTICATED, GrpcStatus.PERMISSION_DENIED, GrpcStatus.INVALID_ARGUMENT, GrpcStatus.FAILED_PRECONDITION]);
+const FATAL = new Set<number>([GrpcCode.UNAUTHENTICATED, GrpcCode.PERMISSION_DENIED, GrpcCode.INVALID_ARGUMENT, GrpcCode.FAILED_PRECONDITION]);
 
 export function classifyStreamError(err: unknown): StreamFailure {
   const code = (err as { code?: unknown } | null | undefined)?.code;
@@ -19,7 +19,7 @@ export function classifyStreamError(err: unknown): StreamFailure {
 /** "UNAUTHENTICATED: invalid agent token", for logs and the CLI's last line. */
 export function describeStreamError(err: unknown): string {
   const e = err as { code?: unknown; details?: unknown; message?: unknown } | null | undefined;
-  const name = typeof e?.code === 'number' ? GrpcStatus[e.code] : undefined;
+  const name = typeof e?.code === 'number' ? grpcCodeName(e.code) : undefined;
   const text = typeof e?.details === 'string' && e.details ? e.details : typeof e?.message === 'string' ? e.message : undefined;
   return [name, text].filter(Boolean).join(': ') || String(err);
 }

@@ -4,12 +4,10 @@
 // (rather than a grpc-js channel) lets the probe close it on every path, timeouts included.
 import http2 from 'node:http2';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
+import { frameMessage, GrpcCode, grpcCodeName } from '../grpc/wire.js';
 import { decodeHealthCheckResponse, encodeHealthCheckRequest, SERVING_STATUS } from './grpc-health.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeResult } from './prober.js';
-
-const UNIMPLEMENTED = 12;
-const GRPC_CODES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
 
 export function grpcProber(): Prober<'GRPC'> {
   return {
@@ -54,8 +52,8 @@ export function grpcProber(): Prober<'GRPC'> {
             const details: ProbeResult['details'] = { connect_ms: connectMs };
             const code = Number(headers['grpc-status'] ?? NaN);
             if (Number.isNaN(code)) return fail(`not a gRPC server (HTTP ${headers[':status'] ?? 'no status'})`, details);
-            details.grpc_status = GRPC_CODES[code] ?? String(code);
-            if (code === UNIMPLEMENTED) {
+            details.grpc_status = grpcCodeName(code);
+            if (code === GrpcCode.UNIMPLEMENTED) {
               return finish({ ok: true, responseTimeMs: elapsed(), message: 'connection established (health service not implemented)', details });
             }
             if (code !== 0) return fail(`gRPC ${details.grpc_status}: ${decodeURIComponent(String(headers['grpc-message'] ?? ''))}`, details);
@@ -65,11 +63,7 @@ export function grpcProber(): Prober<'GRPC'> {
             details.serving_status = name;
             finish({ ok: status === 1, responseTimeMs: elapsed(), message: `gRPC health ${name} in ${elapsed()} ms`, details });
           });
-          const message = encodeHealthCheckRequest(o.service ?? '');
-          const frame = Buffer.alloc(5 + message.length);
-          frame.writeUInt32BE(message.length, 1);
-          message.copy(frame, 5);
-          request.end(frame);
+          request.end(frameMessage(encodeHealthCheckRequest(o.service ?? '')));
         });
       });
     },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { AgentServiceService } from '../../../shared/src/gen/agent.js';
+import { AgentServiceService } from '../../../shared/src/gen/agent_service.js';
 import type { AgentGateway } from './agent-gateway.js';
 
 export interface GrpcServer {

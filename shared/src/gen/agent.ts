@@ -6,17 +6,6 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
-import {
-  type CallOptions,
-  type ChannelCredentials,
-  Client,
-  type ClientDuplexStream,
-  type ClientOptions,
-  type handleBidiStreamingCall,
-  makeGenericClientConstructor,
-  type Metadata,
-  type UntypedServiceImplementation,
-} from "@grpc/grpc-js";
 import { Struct } from "./google/protobuf/struct.js";
 
 export const protobufPackage = "monitoring.agent.v1";
@@ -1720,38 +1709,6 @@ export const BatchAck: MessageFns<BatchAck> = {
     message.accepted = object.accepted ?? 0;
     return message;
   },
-};
-
-export type AgentServiceService = typeof AgentServiceService;
-export const AgentServiceService = {
-  connect: {
-    path: "/monitoring.agent.v1.AgentService/Connect" as const,
-    requestStream: true as const,
-    responseStream: true as const,
-    requestSerialize: (value: AgentMessage): Buffer => Buffer.from(AgentMessage.encode(value).finish()),
-    requestDeserialize: (value: Buffer): AgentMessage => AgentMessage.decode(value),
-    responseSerialize: (value: ControlMessage): Buffer => Buffer.from(ControlMessage.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ControlMessage => ControlMessage.decode(value),
-  },
-} as const;
-
-export interface AgentServiceServer extends UntypedServiceImplementation {
-  connect: handleBidiStreamingCall<AgentMessage, ControlMessage>;
-}
-
-export interface AgentServiceClient extends Client {
-  connect(): ClientDuplexStream<AgentMessage, ControlMessage>;
-  connect(options: Partial<CallOptions>): ClientDuplexStream<AgentMessage, ControlMessage>;
-  connect(metadata: Metadata, options?: Partial<CallOptions>): ClientDuplexStream<AgentMessage, ControlMessage>;
-}
-
-export const AgentServiceClient = makeGenericClientConstructor(
-  AgentServiceService,
-  "monitoring.agent.v1.AgentService",
-) as unknown as {
-  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): AgentServiceClient;
-  service: typeof AgentServiceService;
-  serviceName: string;
 };
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AgentConfigError, loadRunConfig } from '../../../agent/src/config.js';
-import { channelCredentials } from '../../../agent/src/control/credentials.js';
+import { streamTls } from '../../../agent/src/control/credentials.js';
 
 describe('agent run configuration', () => {
   const withServer = (server: string) => loadRunConfig({ server, token: 't' }, {});
@@ -17,8 +17,16 @@ describe('agent run configuration', () => {
     }
   });
 
+  it('takes an http:// proxy from HTTPS_PROXY (or https_proxy) with NO_PROXY, and refuses any other', () => {
+    const config = loadRunConfig({ server: 'cp:9090', token: 't' }, { https_proxy: 'http://proxy.lan:3128', NO_PROXY: 'lan' });
+    expect([config.proxy, config.noProxy]).to.deep.equal(['http://proxy.lan:3128', 'lan']);
+    for (const bad of ['https://proxy.lan:3128', 'socks5://proxy.lan:1080', 'proxy.lan:3128']) {
+      expect(() => loadRunConfig({ server: 'cp:9090', token: 't' }, { HTTPS_PROXY: bad }), bad).to.throw(AgentConfigError, /HTTPS_PROXY: must be an http:\/\/ proxy URL/);
+    }
+  });
+
   it('goes plaintext only when every replica is on loopback', () => {
-    expect(channelCredentials({ server: '127.0.0.1:1,localhost:2' }).tls).to.equal(false);
-    expect(channelCredentials({ server: '127.0.0.1:1,cp.example:2' }).tls).to.equal(true);
+    expect(streamTls({ server: '127.0.0.1:1,localhost:2' })).to.equal(undefined);
+    expect(streamTls({ server: '127.0.0.1:1,cp.example:2' })).to.not.equal(undefined);
   });
 });
