@@ -1,0 +1,24 @@
+// The agent's bundle (deploy/agent-bundle.mjs) as the package and the benchmarks build it.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { bundleAgent } from '../../deploy/agent-bundle.mjs';
+
+describe('agent bundle', function () {
+  this.timeout(60_000);
+  let dir: string;
+  // Inside the repository, so that packages resolve from its node_modules.
+  before(() => (dir = mkdtempSync(path.resolve('.bench-agent-test-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps zod’s English locale only, and zod still speaks it', async () => {
+    writeFileSync(
+      path.join(dir, 'entry.ts'),
+      "import { z } from 'zod';\nconst r = z.object({ n: z.number() }).safeParse({ n: 'x' });\nconsole.log(JSON.stringify({ locales: Object.keys(z.locales), message: r.error?.issues[0]?.message }));\n",
+    );
+    await bundleAgent({ entryPoints: { entry: path.join(dir, 'entry.ts') }, outdir: path.join(dir, 'out'), nodeMajor: process.versions.node.split('.')[0] });
+    const printed = JSON.parse(execFileSync(process.execPath, [path.join(dir, 'out', 'entry.js')], { encoding: 'utf8' }));
+    expect(printed).to.deep.equal({ locales: ['en'], message: 'Invalid input: expected number, received string' });
+  });
+});
