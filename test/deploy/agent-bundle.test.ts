@@ -17,7 +17,7 @@ describe('agent bundle', function () {
       path.join(dir, 'entry.ts'),
       "import { z } from 'zod';\nconst r = z.object({ n: z.number() }).safeParse({ n: 'x' });\nconsole.log(JSON.stringify({ locales: Object.keys(z.locales), message: r.error?.issues[0]?.message }));\n",
     );
-    await bundleAgent({ entryPoints: { entry: path.join(dir, 'entry.ts') }, outdir: path.join(dir, 'out'), nodeMajor: process.versions.node.split('.')[0] });
+    await bundleAgent({ entryPoints: { entry: path.join(dir, 'entry.ts') }, outdir: path.join(dir, 'out'), nodeMajor: process.versions.node.split('.')[0]! });
     const printed = JSON.parse(execFileSync(process.execPath, [path.join(dir, 'out', 'entry.js')], { encoding: 'utf8' }));
     expect(printed).to.deep.equal({ locales: ['en'], message: 'Invalid input: expected number, received string' });
   });

@@ -108,11 +108,8 @@ export function openGrpcStream<Out, In>(options: GrpcStreamOptions<Out, In>, eve
     const url = `${options.tls ? 'https' : 'http'}://${options.target}`;
     const current = http2.connect(url, connection ? { createConnection: () => secure(connection, options) } : { ...options.tls });
     session = current;
-    // A network error ends the stream too; its cause is the better status detail.
+    // A network error closes the stream too, which reports it; its cause is the better detail.
     current.on('error', (err: Error) => (networkError ??= err));
-    current.on('close', () => {
-      if (!request) report(failure ?? { code: GrpcCode.UNAVAILABLE, details: networkError?.message ?? 'the connection closed' });
-    });
     const stream = current.request({ ':method': 'POST', ':path': options.path, 'content-type': 'application/grpc', te: 'trailers', 'user-agent': options.userAgent }, { endStream: false });
     request = stream;
     stream.on('response', (headers) => (response = headers));
