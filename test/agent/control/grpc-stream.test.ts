@@ -20,10 +20,10 @@ const heartbeat = (sentAtMs: number): AgentMessage => ({ payload: { $case: 'hear
 const ack = (batchId: string): ControlMessage => ({ payload: { $case: 'ack', value: { batchId, accepted: 1 } } });
 
 /** A grpc-js server whose Connect answers each heartbeat with an ack named after it, and ends when the client does. */
-async function startServer(credentials = ServerCredentials.createInsecure(), onStream: (stream: ServerStream) => void = echo) {
+async function startServer(credentials = ServerCredentials.createInsecure(), onStream: (stream: ServerStream) => void = echo, host = '127.0.0.1') {
   const server = new Server();
   server.addService(AgentServiceService, { connect: onStream });
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${host}:0`, credentials, (err, p) => (err ? reject(err) : resolve(p))));
   return { port, stop: () => server.forceShutdown() };
 }
 
@@ -65,6 +65,15 @@ describe('grpc stream (the agent’s own gRPC client)', function () {
     expect(messages).to.deep.equal([ack('beat-1'), ack('beat-2'), ack('beat-3')]);
     stream.end();
     expect(await ended()).to.deep.equal({ code: status.OK, details: 'OK' });
+  });
+
+  it('dials an IPv6 address written in brackets', async () => {
+    const server = await startServer(undefined, echo, '[::1]');
+    cleanups.push(server.stop);
+    const { stream, messages } = open(`[::1]:${server.port}`);
+    stream.write(heartbeat(6));
+    await poll(() => messages.length === 1, { what: 'the ack over IPv6' });
+    expect(messages).to.deep.equal([ack('beat-6')]);
   });
 
   it('reads a message larger than an HTTP/2 frame, and many in a row', async () => {
