@@ -145,8 +145,9 @@ describe('deploy/docker', () => {
     expect(run.stderr).to.equal('');
     const pkg = JSON.parse(run.stdout) as { name: string; dependencies: Record<string, string> };
     expect(pkg.name).to.equal('outpost');
-    expect(pkg.dependencies).to.include.keys('@grpc/grpc-js', 'pino', 'zod', 'net-ping', 'commander');
-    expect(pkg.dependencies).to.not.have.any.keys('koa', 'argon2', '@mikro-orm/core', 'pg-copy-streams', '@electric-sql/pglite');
+    expect(pkg.dependencies).to.include.keys('@bufbuild/protobuf', 'pino', 'zod', 'net-ping', 'commander');
+    // grpc-js is the control plane's: the agent speaks gRPC over its own HTTP/2 client.
+    expect(pkg.dependencies).to.not.have.any.keys('koa', 'argon2', '@mikro-orm/core', 'pg-copy-streams', '@electric-sql/pglite', '@grpc/grpc-js');
   });
 
   it('refuses to package an entry that reaches outside agent/ and shared/', () => {
