@@ -1,28 +1,31 @@
 // The agent's `run` configuration: command-line options first, then OUTPOST_* variables.
 // Parsed once; nothing else in the agent reads process.env.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseHostPort } from '../../shared/src/endpoints.js';
 import { isServerList } from './control/servers.js';
 
-const RunConfigSchema = z.object({
-  server: z
-    .string({ message: 'is required (--server HOST:PORT or OUTPOST_SERVER)' })
-    .refine(isServerList, 'must be HOST:PORT, or several separated by commas'),
-  token: z.string({ message: 'is required (--token or OUTPOST_TOKEN)' }).min(1, 'must not be empty'),
-  location: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/i, 'must be 1-63 letters, digits, dots, dashes or underscores').default('default'),
-  dataDir: z.string().min(1).default('./data/agent'),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ca: z.string().min(1).optional(),
-  cert: z.string().min(1).optional(),
-  key: z.string().min(1).optional(),
-  insecure: z.boolean().default(false),
-  proxy: z.url({ protocol: /^http$/, message: 'must be an http:// proxy URL such as http://proxy:3128' }).optional(),
-  noProxy: z.string().optional(),
-  statusAddr: z
-    .string()
-    .refine((v) => parseHostPort(v) !== null, 'must be HOST:PORT')
-    .optional(),
-}).refine((c) => Boolean(c.cert) === Boolean(c.key), { message: 'a client certificate needs both --cert and --key', path: ['cert'] });
+// zod's functional build, which a bundle trims to what is used: an idle agent keeps 0.7 MB
+// less resident than with classic zod (P2-idle). It sets no locale of its own.
+z.config(z.locales.en());
+
+const nonEmpty = () => z.string().check(z.minLength(1));
+
+const RunConfigSchema = z
+  .object({
+    server: z.string({ message: 'is required (--server HOST:PORT or OUTPOST_SERVER)' }).check(z.refine(isServerList, 'must be HOST:PORT, or several separated by commas')),
+    token: z.string({ message: 'is required (--token or OUTPOST_TOKEN)' }).check(z.minLength(1, 'must not be empty')),
+    location: z._default(z.string().check(z.regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/i, 'must be 1-63 letters, digits, dots, dashes or underscores')), 'default'),
+    dataDir: z._default(nonEmpty(), './data/agent'),
+    logLevel: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+    ca: z.optional(nonEmpty()),
+    cert: z.optional(nonEmpty()),
+    key: z.optional(nonEmpty()),
+    insecure: z._default(z.boolean(), false),
+    proxy: z.optional(z.url({ protocol: /^http$/, message: 'must be an http:// proxy URL such as http://proxy:3128' })),
+    noProxy: z.optional(z.string()),
+    statusAddr: z.optional(z.string().check(z.refine((v) => parseHostPort(v) !== null, 'must be HOST:PORT'))),
+  })
+  .check(z.refine((c) => Boolean(c.cert) === Boolean(c.key), { message: 'a client certificate needs both --cert and --key', path: ['cert'] }));
 
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 

@@ -17,6 +17,12 @@ describe('agent run configuration', () => {
     }
   });
 
+  it('fills the defaults, and says in English what is wrong with an option that has no message of its own', () => {
+    expect(withServer('cp:9090')).to.include({ server: 'cp:9090', token: 't', location: 'default', dataDir: './data/agent', logLevel: 'info', insecure: false });
+    expect(() => loadRunConfig({ server: 'cp:9090', token: 't', logLevel: 'loud' }, {})).to.throw(AgentConfigError, 'invalid option --log-level: Invalid option: expected one of "fatal"|"error"|');
+    expect(() => loadRunConfig({ server: 'cp:9090', token: 't', cert: 'c.pem' }, {})).to.throw(AgentConfigError, 'invalid option --cert: a client certificate needs both --cert and --key');
+  });
+
   it('takes an http:// proxy from HTTPS_PROXY (or https_proxy) with NO_PROXY, and refuses any other', () => {
     const config = loadRunConfig({ server: 'cp:9090', token: 't' }, { https_proxy: 'http://proxy.lan:3128', NO_PROXY: 'lan' });
     expect([config.proxy, config.noProxy]).to.deep.equal(['http://proxy.lan:3128', 'lan']);
