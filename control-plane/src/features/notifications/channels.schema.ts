@@ -19,7 +19,7 @@ export const CHANNEL_CONFIG = {
   webhook: z.strictObject({
     url: httpUrl('url'),
     method: z.enum(['POST', 'PUT'], { message: 'method must be POST or PUT' }).optional(),
-    headers: httpHeaders(4096).optional(),
+    headers: z.optional(httpHeaders(4096)),
     secret: z.string().min(1).max(512).optional(),
   }),
 } as const;
