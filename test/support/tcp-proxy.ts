@@ -1,4 +1,5 @@
-// A loopback TCP proxy that a test can cut and restore, to take a dependency "down".
+// A loopback TCP proxy that a test can cut and restore, to take a dependency "down", or
+// freeze, to make it go silent without closing anything.
 import net, { type AddressInfo } from 'node:net';
 
 export interface TcpProxy {
@@ -6,6 +7,8 @@ export interface TcpProxy {
   /** Drops every connection and refuses new ones until restore(). */
   cut(): void;
   restore(): void;
+  /** Keeps every connection open but passes no more bytes either way (a peer gone silent). */
+  freeze(): void;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     restore() {
       open = true;
+    },
+    freeze() {
+      for (const s of sockets) {
+        s.unpipe();
+        s.pause();
+      }
     },
     async close() {
       open = false;

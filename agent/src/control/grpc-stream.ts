@@ -11,6 +11,7 @@ import http2 from 'node:http2';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
+import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { FrameError, FrameReader, frameMessage, GrpcCode, statusFromHttp, statusInHeaders, type GrpcStatus } from '../grpc/wire.js';
 import { openTunnel, proxyFor, type ProxySettings } from './proxy-tunnel.js';
 
@@ -184,8 +185,7 @@ function secure(socket: Duplex, options: GrpcStreamOptions<unknown, unknown>): D
 }
 
 function hostOf(target: string): string {
-  const host = target.slice(0, target.lastIndexOf(':'));
-  return host.startsWith('[') ? host.slice(1, -1) : host;
+  return parseHostPort(target)?.host ?? target;
 }
 
 /** SNI names a host, never an address (as http2.connect does for a connection of its own). */

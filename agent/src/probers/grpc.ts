@@ -4,7 +4,7 @@
 // (rather than a grpc-js channel) lets the probe close it on every path, timeouts included.
 import http2 from 'node:http2';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
-import { frameMessage, GrpcCode, grpcCodeName } from '../grpc/wire.js';
+import { frameMessage, GrpcCode, grpcCodeName, statusInHeaders } from '../grpc/wire.js';
 import { decodeHealthCheckResponse, encodeHealthCheckRequest, SERVING_STATUS } from './grpc-health.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeResult } from './prober.js';
@@ -50,13 +50,13 @@ export function grpcProber(): Prober<'GRPC'> {
           request.once('error', (err) => fail(describeNetworkError(err)));
           request.once('end', () => {
             const details: ProbeResult['details'] = { connect_ms: connectMs };
-            const code = Number(headers['grpc-status'] ?? NaN);
-            if (Number.isNaN(code)) return fail(`not a gRPC server (HTTP ${headers[':status'] ?? 'no status'})`, details);
-            details.grpc_status = grpcCodeName(code);
-            if (code === GrpcCode.UNIMPLEMENTED) {
+            const grpcStatus = statusInHeaders(headers);
+            if (!grpcStatus) return fail(`not a gRPC server (HTTP ${headers[':status'] ?? 'no status'})`, details);
+            details.grpc_status = grpcCodeName(grpcStatus.code);
+            if (grpcStatus.code === GrpcCode.UNIMPLEMENTED) {
               return finish({ ok: true, responseTimeMs: elapsed(), message: 'connection established (health service not implemented)', details });
             }
-            if (code !== 0) return fail(`gRPC ${details.grpc_status}: ${decodeURIComponent(String(headers['grpc-message'] ?? ''))}`, details);
+            if (grpcStatus.code !== GrpcCode.OK) return fail(`gRPC ${details.grpc_status}: ${grpcStatus.details}`, details);
             const body = Buffer.concat(chunks);
             const status = body.length >= 5 ? decodeHealthCheckResponse(body.subarray(5, 5 + body.readUInt32BE(1))) : 0;
             const name = SERVING_STATUS[status] ?? `status ${status}`;

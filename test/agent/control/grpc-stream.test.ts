@@ -1,9 +1,8 @@
 // The agent's own gRPC client against real servers on 127.0.0.1: grpc-js (what the control
 // plane runs), over TLS and mTLS, through an HTTP CONNECT proxy, and against peers that are
 // not gRPC or that go silent.
-import http from 'node:http';
 import http2 from 'node:http2';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Server, ServerCredentials, status, type ServerDuplexStream } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { CONNECT_PATH } from '../../../agent/src/control/connection.js';
@@ -11,8 +10,11 @@ import { openGrpcStream, type GrpcStream, type GrpcStreamOptions } from '../../.
 import type { GrpcStatus } from '../../../agent/src/grpc/wire.js';
 import { AgentMessage, ControlMessage } from '../../../shared/src/gen/agent.js';
 import { AgentServiceService } from '../../../shared/src/gen/agent_service.js';
+import { refusedEndpoint } from '../../fixtures/peers/net-fixtures.js';
 import { selfSignedCertificate } from '../../fixtures/peers/self-signed.js';
+import { startConnectProxy } from '../../support/connect-proxy.js';
 import { poll } from '../../support/poll.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 
 type ServerStream = ServerDuplexStream<AgentMessage, ControlMessage>;
 
@@ -100,8 +102,7 @@ describe('grpc stream (the agent’s own gRPC client)', function () {
   });
 
   it('calls a refused connection UNAVAILABLE, saying why', async () => {
-    const port = await closedPort();
-    const { ended } = open(`127.0.0.1:${port}`);
+    const { ended } = open(await refusedEndpoint());
     const s = await ended();
     expect(s.code).to.equal(status.UNAVAILABLE);
     expect(s.details).to.include('ECONNREFUSED');
@@ -133,7 +134,7 @@ describe('grpc stream (the agent’s own gRPC client)', function () {
   it('drops a connection whose peer stops answering pings, as UNAVAILABLE', async () => {
     const server = await startServer();
     cleanups.push(server.stop);
-    const freezer = await startFreezingProxy(server.port);
+    const freezer = await startTcpProxy('127.0.0.1', server.port);
     cleanups.push(freezer.close);
     const { stream, messages, ended } = open(`127.0.0.1:${freezer.port}`, { keepaliveTimeMs: 100, keepaliveTimeoutMs: 300 });
     stream.write(heartbeat(1));
@@ -210,64 +211,3 @@ describe('grpc stream (the agent’s own gRPC client)', function () {
     });
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-/** Forwards to `port` until freeze(), after which it keeps the connections open and passes nothing. */
-async function startFreezingProxy(port: number) {
-  const sockets = new Set<net.Socket>();
-  let frozen = false;
-  const server = net.createServer((client) => {
-    const upstream = net.connect(port, '127.0.0.1');
-    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
-      sockets.add(from);
-      from.on('error', () => undefined);
-      from.on('data', (chunk) => frozen || to.write(chunk));
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.address() as AddressInfo).port,
-    freeze: () => (frozen = true),
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise((r) => server.close(r));
-    },
-  };
-}
-
-/** An HTTP proxy that tunnels CONNECT requests (or refuses them with `refuse`), recording each. */
-async function startConnectProxy(refuse?: number) {
-  const requests: { target: string; authorization: string | undefined }[] = [];
-  const sockets = new Set<net.Socket>();
-  const proxy = http.createServer((_req, res) => res.writeHead(405).end());
-  proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    sockets.add(client);
-    client.on('error', () => undefined);
-    if (refuse) return client.end(`HTTP/1.1 ${refuse} ${http.STATUS_CODES[refuse]}\r\n\r\n`);
-    requests.push({ target: req.url ?? '', authorization: req.headers['proxy-authorization'] });
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client).pipe(upstream);
-    });
-    sockets.add(upstream);
-    upstream.on('error', () => client.destroy());
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  return {
-    port: (proxy.address() as AddressInfo).port,
-    requests,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise((r) => proxy.close(r));
-    },
-  };
-}
