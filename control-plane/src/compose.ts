@@ -206,6 +206,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   replication = replicate({
     bus: cluster,
     hub,
+    peers: lease.peers,
     findService: servicesRepo.findById,
     ruleCache,
     verifiedKeys,

@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import pg from 'pg';
-import { requireCapability } from '../fixtures/peers/require-peer.js';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { connectReadyAgent, connectScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
-import { testDatabase } from '../support/test-database.js';
+import { requireServerDatabase, testDatabase } from '../support/test-database.js';
 
 describe('agents', () => {
   let cp: TestControlPlane;
@@ -97,8 +96,8 @@ describe('agents', () => {
   });
 
   it("stores small batches that queued behind others in one transaction, each result still held to its agent's organization", async function () {
+    await requireServerDatabase(this, 'a second database session to hold a row lock');
     const db = await testDatabase();
-    requireCapability(this, db.kind === 'embedded' ? 'a second database session to hold a row lock, which the embedded database (one session) cannot give; it runs on PostgreSQL (TEST_DATABASE_URL), as in CI' : null);
     const u = await cp.api.newUser('agent-group');
     const other = await cp.api.newUser('agent-group-other');
     const location = `dc-${randomUUID().slice(0, 8)}`;

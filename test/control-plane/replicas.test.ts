@@ -11,6 +11,7 @@ import { startTestControlPlane, type TestControlPlane } from '../support/control
 import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
+import { requireServerDatabase } from '../support/test-database.js';
 
 /** Long enough for a message in flight to arrive: a duplicate would show within it. */
 const SETTLE_MS = 300;
@@ -39,7 +40,8 @@ describe('replicas on one PostgreSQL', function () {
   const feeds: Feed[] = [];
   const location = () => `replica-${randomUUID().slice(0, 8)}`;
 
-  before(async () => {
+  before(async function () {
+    await requireServerDatabase(this, 'a session per replica for the cluster bus to listen on');
     a = await startTestControlPlane();
     b = await startTestControlPlane();
     user = await a.api.newUser('replicas');
@@ -213,6 +215,9 @@ describe('a replica alone on PostgreSQL', function () {
   const started: TestControlPlane[] = [];
   const feeds: Feed[] = [];
   let agent: ScriptedAgent | undefined;
+  before(async function () {
+    await requireServerDatabase(this, 'a session per replica for the cluster bus to listen on');
+  });
   after(async () => {
     for (const f of feeds) f.socket.terminate();
     agent?.close();

@@ -20,7 +20,7 @@ import { startControlPlaneProcess, type ControlPlaneProcess } from '../support/c
 import { HAPROXY_BINARY, startHaproxy, type HaproxyProcess } from '../support/haproxy-process.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
-import { testDatabase } from '../support/test-database.js';
+import { requireServerDatabase, testDatabase } from '../support/test-database.js';
 
 const SERVICES = 12;
 const INTERVAL_SECONDS = 5;
@@ -69,8 +69,9 @@ describe('e2e: three replicas behind HAProxy', function () {
     return dir;
   };
 
-  before(function () {
+  before(async function () {
     peerBinary(HAPROXY_BINARY, 'haproxy', this);
+    await requireServerDatabase(this, 'a session per replica for the cluster bus to listen on, and replicas that live on when one dies');
   });
   afterEach(function () {
     if (this.currentTest?.state !== 'failed') return;

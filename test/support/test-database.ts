@@ -2,6 +2,7 @@
 // PostgreSQL database), otherwise one embedded PGlite shared by the whole test process.
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../control-plane/src/db/embedded-postgres.js';
+import { requireCapability } from '../fixtures/peers/require-peer.js';
 
 let embedded: Promise<EmbeddedPostgres> | undefined;
 
@@ -17,6 +18,15 @@ export async function testDatabase(): Promise<TestDatabase> {
   if (url) return { url, poolSize: 10, kind: 'postgresql' };
   embedded ??= startEmbeddedPostgres(null);
   return { url: (await embedded).url, poolSize: 1, kind: 'embedded' };
+}
+
+/**
+ * Skips a test (or, from a hook, its suite) on the embedded database, which serves one session
+ * at a time; `needs` says what the test needs more sessions for. CI runs it on PostgreSQL.
+ */
+export async function requireServerDatabase(mocha: Mocha.Context, needs: string): Promise<void> {
+  const db = await testDatabase();
+  requireCapability(mocha, db.kind === 'embedded' ? `${needs}, which the embedded database (one session) cannot give; it runs on PostgreSQL (TEST_DATABASE_URL), as in CI` : null);
 }
 
 /**

@@ -15,6 +15,12 @@ export interface ClusterBus {
    * never if it rolls back; without, at once.
    */
   publish(message: ClusterMessage, tx?: Tx): Promise<void>;
+  /**
+   * Tells every other replica, then waits until each of `peers` (replica ids) has handled the
+   * message, for a bounded time; answers the peers that did not confirm in time: dead, or with
+   * their bus reconnecting (they resynchronize once back).
+   */
+  publishConfirmed(message: ClusterMessage, peers: readonly string[]): Promise<string[]>;
   /** Handles the messages of one kind that other replicas publish. */
   on<K extends ClusterMessageKind>(kind: K, handler: Handler<K>): void;
   /**
@@ -32,6 +38,9 @@ export function createLocalBus(): ClusterBus {
   return {
     replicaId: randomUUID(),
     async publish() {},
+    async publishConfirmed() {
+      return [];
+    },
     on() {},
     onResync() {},
     async start() {},

@@ -21,23 +21,29 @@ export const ClusterMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('key'), id }),
   /** A registered agent was deleted or its token revoked: its streams end everywhere. */
   z.object({ k: z.literal('agent'), id }),
+  /** This replica has handled the message its publisher asked to confirm as `id`. */
+  z.object({ k: z.literal('ack'), id }),
 ]);
 
 export type ClusterMessage = z.infer<typeof ClusterMessageSchema>;
 export type ClusterMessageKind = ClusterMessage['k'];
 
-/** A message as sent: with the replica it came from, so a replica can skip its own. */
+/**
+ * A message as sent: with the replica it came from, so a replica can skip its own, and, when
+ * its publisher waits for the others to handle it, the id they confirm it with.
+ */
 export interface Envelope {
   from: string;
   message: ClusterMessage;
+  confirm?: string;
 }
 
-export function encodeEnvelope(envelope: Envelope): string {
-  return JSON.stringify({ ...envelope.message, from: envelope.from });
+export function encodeEnvelope({ from, message, confirm }: Envelope): string {
+  return JSON.stringify({ ...message, from, c: confirm });
 }
 
 // Made once: a zod schema made per message costs more than the message (every create sends one).
-const Sender = z.object({ from: z.string() });
+const Sender = z.object({ from: z.string(), c: z.string().min(1).optional() });
 
 export function decodeEnvelope(payload: string): Envelope | undefined {
   let raw: unknown;
@@ -48,5 +54,6 @@ export function decodeEnvelope(payload: string): Envelope | undefined {
   }
   const from = Sender.safeParse(raw);
   const message = ClusterMessageSchema.safeParse(raw);
-  return from.success && message.success ? { from: from.data.from, message: message.data } : undefined;
+  if (!from.success || !message.success) return undefined;
+  return { from: from.data.from, message: message.data, confirm: from.data.c };
 }

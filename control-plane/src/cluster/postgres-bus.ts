@@ -18,18 +18,23 @@ const RECONNECT_MAX_MS = 5_000;
 /** A connection cut without a FIN stays silent: a probe this often finds it. */
 const PROBE_INTERVAL_MS = 5_000;
 const PROBE_TIMEOUT_MS = 3_000;
+/** How long a request that must hold everywhere waits for the other replicas to confirm. */
+const CONFIRM_TIMEOUT_MS = 2_000;
 
 export interface PostgresBusDeps {
   url: string;
   /** Pooled statements, for publishing outside a transaction. */
   query: Query;
   logger: Logger;
+  confirmTimeoutMs?: number;
 }
 
-export function createPostgresBus({ url, query, logger }: PostgresBusDeps): ClusterBus {
+export function createPostgresBus({ url, query, logger, confirmTimeoutMs = CONFIRM_TIMEOUT_MS }: PostgresBusDeps): ClusterBus {
   const replicaId = randomUUID();
   const handlers = new Map<ClusterMessageKind, Handler<ClusterMessageKind>[]>();
   const resyncHandlers: (() => void | Promise<void>)[] = [];
+  /** Messages this replica waits to see confirmed, by confirmation id: what to do with each confirmation. */
+  const confirmations = new Map<string, (from: string) => void>();
   let client: pg.Client | undefined;
   let stopped = false;
   let attempt = 0;
@@ -44,8 +49,23 @@ export function createPostgresBus({ url, query, logger }: PostgresBusDeps): Clus
   function dispatch(payload: string): void {
     const envelope = decodeEnvelope(payload);
     if (!envelope) return void logger.warn({ payload: payload.slice(0, 200) }, 'ignored a malformed cluster message');
-    if (envelope.from === replicaId) return;
-    for (const handler of handlers.get(envelope.message.k) ?? []) handleInOrder(() => handler(envelope.message as never));
+    const { from, message, confirm } = envelope;
+    if (from === replicaId) return;
+    if (message.k === 'ack') return void confirmations.get(message.id)?.(from);
+    const forKind = handlers.get(message.k) ?? [];
+    handleInOrder(async () => {
+      let handled = true;
+      for (const handler of forKind) {
+        try {
+          await handler(message as never);
+        } catch (err) {
+          handled = false;
+          logger.error({ err, kind: message.k }, 'handling a cluster message failed');
+        }
+      }
+      // Confirmed only once handled: the publisher's request is answered on that promise.
+      if (handled && confirm) await send({ k: 'ack', id: confirm });
+    });
   }
 
   async function connect(): Promise<void> {
@@ -103,18 +123,39 @@ export function createPostgresBus({ url, query, logger }: PostgresBusDeps): Clus
   }
 
   const notifySql = (placeholder: string) => `select pg_notify('${CHANNEL}', ${placeholder})`;
-  const encode = (message: ClusterMessage) => {
-    const payload = encodeEnvelope({ from: replicaId, message });
+  const encode = (message: ClusterMessage, confirm?: string) => {
+    const payload = encodeEnvelope({ from: replicaId, message, confirm });
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`cluster message ${message.k} is too large for NOTIFY`);
     return payload;
   };
+  const send = async (message: ClusterMessage, confirm?: string) => void (await query(notifySql('$1'), [encode(message, confirm)]));
 
   return {
     replicaId,
     async publish(message, tx) {
-      const payload = encode(message);
-      if (tx) await queryBound(tx, notifySql('?'), [payload]);
-      else await query(notifySql('$1'), [payload]);
+      if (tx) await queryBound(tx, notifySql('?'), [encode(message)]);
+      else await send(message);
+    },
+    async publishConfirmed(message, peers) {
+      const waiting = new Set(peers);
+      if (waiting.size === 0) {
+        await send(message);
+        return [];
+      }
+      const id = randomUUID();
+      let timer: NodeJS.Timeout | undefined;
+      const confirmed = new Promise<void>((resolve) => {
+        confirmations.set(id, (from) => waiting.delete(from) && waiting.size === 0 && resolve());
+        timer = setTimeout(resolve, confirmTimeoutMs);
+      });
+      try {
+        await send(message, id);
+        await confirmed;
+      } finally {
+        clearTimeout(timer);
+        confirmations.delete(id);
+      }
+      return [...waiting];
     },
     on(kind, handler) {
       handlers.set(kind, [...(handlers.get(kind) ?? []), handler as unknown as Handler<ClusterMessageKind>]);

@@ -18,6 +18,8 @@ export interface ReplicaLease {
   retire(): Promise<void>;
   /** Deletes replicas long dead; answers how many. */
   forgetDead(): Promise<number>;
+  /** The ids of the other replicas holding a live lease. */
+  peers(): Promise<string[]>;
   /** Another replica holds a live lease, or announced itself within a lease's length. */
   othersAlive(): boolean;
   /** Another replica announced itself (it may have started after the last renewal). */
@@ -45,6 +47,10 @@ export function createReplicaLease(query: Query, replicaId: string, announce: ()
       await announce();
     },
     renew,
+    async peers() {
+      const rows = await query<{ id: string }>('select id from control_plane_replicas where id <> $1 and expires_at > now()', [replicaId]);
+      return rows.map((row) => row.id);
+    },
     othersAlive() {
       return others > 0 || Date.now() - joinedAt < LEASE_SECONDS * 1000;
     },

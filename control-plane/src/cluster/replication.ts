@@ -14,6 +14,8 @@ import type { ClusterMessage } from './cluster-message.js';
 export interface ReplicationDeps {
   bus: ClusterBus;
   hub: AssignmentHub;
+  /** The other live replicas, which must confirm revocations and rule changes. */
+  peers(): Promise<string[]>;
   findService(serviceId: string): Promise<ServiceRecord | null>;
   ruleCache: RuleCache;
   verifiedKeys: VerifiedKeys;
@@ -30,7 +32,7 @@ export interface Replication {
   agentRevoked(agentId: string): Promise<void>;
 }
 
-export function replicate({ bus, hub, findService, ruleCache, verifiedKeys, disconnectAgent, logger }: ReplicationDeps): Replication {
+export function replicate({ bus, hub, peers, findService, ruleCache, verifiedKeys, disconnectAgent, logger }: ReplicationDeps): Replication {
   bus.on('service', async ({ id, v, removed }) => {
     // A replica with no agent has no one to tell, and need not read the service.
     if (hub.onlineAgents() === 0) return;
@@ -53,6 +55,13 @@ export function replicate({ bus, hub, findService, ruleCache, verifiedKeys, disc
   // Service changes are announced after their commit; one lost here is corrected by the
   // replicas' periodic full refresh, so it is logged rather than failing the request.
   const tell = (message: ClusterMessage) => void bus.publish(message).catch((err) => logger.warn({ err, kind: message.k }, 'telling the other replicas failed'));
+  // What must hold everywhere before the request that made it is answered waits for every live
+  // replica to have handled it. One that does not confirm in time is dead, or its bus is
+  // reconnecting and empties its caches once back (onResync above): the request still succeeds.
+  const tellAndWait = async (message: ClusterMessage) => {
+    const late = await bus.publishConfirmed(message, await peers());
+    if (late.length > 0) logger.warn({ kind: message.k, replicas: late }, 'replicas did not confirm a change in time');
+  };
 
   return {
     serviceChanges: {
@@ -70,18 +79,17 @@ export function replicate({ bus, hub, findService, ruleCache, verifiedKeys, disc
         tell({ k: 'run', id: service.id });
       },
     },
-    // These must hold everywhere before the request that made them is answered.
     async rulesChanged(organizationId) {
       ruleCache.invalidate(organizationId);
-      await bus.publish({ k: 'rules', org: organizationId });
+      await tellAndWait({ k: 'rules', org: organizationId });
     },
     async apiKeyRevoked(keyId) {
       verifiedKeys.forget(keyId);
-      await bus.publish({ k: 'key', id: keyId });
+      await tellAndWait({ k: 'key', id: keyId });
     },
     async agentRevoked(agentId) {
       disconnectAgent(agentId);
-      await bus.publish({ k: 'agent', id: agentId });
+      await tellAndWait({ k: 'agent', id: agentId });
     },
   };
 }
