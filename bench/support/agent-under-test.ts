@@ -2,7 +2,7 @@
 // (deploy/agent-bundle.mjs, run by plain node, not tsx), a scripted control plane, the
 // targets in a process of their own, and a process's CPU time and RSS read from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,9 +28,15 @@ export interface BuiltAgent {
 export async function buildAgent(): Promise<BuiltAgent> {
   const out = mkdtempSync(path.join(root, '.bench-agent-'));
   const nodeMajor = process.versions.node.split('.')[0]!;
+  const { name: packageName, version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { name: string; version: string };
   const bundle = async (name: string, file: string) => {
-    await bundleAgent({ entryPoints: { [name]: path.join(root, file) }, outdir: path.join(out, name), nodeMajor });
-    return path.join(out, name, `${name}.js`);
+    const outdir = path.join(out, name);
+    await bundleAgent({ entryPoints: { [name]: path.join(root, file) }, outdir, nodeMajor });
+    // The package's lib/package.json (deploy/debian/build.mjs), without its install marker, so
+    // that Node's ESM loader finds the entry's package scope there, as in the package, instead of
+    // searching every folder up to the repository's root (see the end of bundleAgent).
+    writeFileSync(path.join(outdir, 'package.json'), JSON.stringify({ name: packageName, version, private: true, type: 'module' }));
+    return path.join(outdir, `${name}.js`);
   };
   return {
     cli: await bundle('cli', 'agent/src/cli.ts'),

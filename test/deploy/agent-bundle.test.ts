@@ -1,6 +1,6 @@
 // The agent's bundle (deploy/agent-bundle.mjs) as the package and the benchmarks build it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { bundleAgent } from '../../deploy/agent-bundle.mjs';
@@ -20,5 +20,14 @@ describe('agent bundle', function () {
     await bundleAgent({ entryPoints: { entry: path.join(dir, 'entry.ts') }, outdir: path.join(dir, 'out'), nodeMajor: process.versions.node.split('.')[0]! });
     const printed = JSON.parse(execFileSync(process.execPath, [path.join(dir, 'out', 'entry.js')], { encoding: 'utf8' }));
     expect(printed).to.deep.equal({ locales: ['en'], message: 'Invalid input: expected number, received string' });
+  });
+
+  it("ends Node's package-scope search for its chunks in their own folder, and they still load as ES modules", async () => {
+    writeFileSync(path.join(dir, 'lazy.ts'), 'export const answer: number = 42;\n');
+    writeFileSync(path.join(dir, 'main.ts'), "const { answer } = await import('./lazy.js');\nconsole.log(answer);\n");
+    const out = path.join(dir, 'split');
+    await bundleAgent({ entryPoints: { main: path.join(dir, 'main.ts') }, outdir: out, nodeMajor: process.versions.node.split('.')[0]! });
+    expect(JSON.parse(readFileSync(path.join(out, 'chunks', 'package.json'), 'utf8'))).to.deep.equal({ type: 'module' });
+    expect(execFileSync(process.execPath, [path.join(out, 'main.js')], { encoding: 'utf8' })).to.equal('42\n');
   });
 });
