@@ -30,4 +30,16 @@ describe('agent bundle', function () {
     expect(JSON.parse(readFileSync(path.join(out, 'chunks', 'package.json'), 'utf8'))).to.deep.equal({ type: 'module' });
     expect(execFileSync(process.execPath, [path.join(out, 'main.js')], { encoding: 'utf8' })).to.equal('42\n');
   });
+
+  it('keeps the names of functions made at run time without setting them on each closure', async () => {
+    writeFileSync(
+      path.join(dir, 'names.ts'),
+      'function make(n: number) {\n  function publish() {\n    return n;\n  }\n  const fail = () => -n;\n  return [publish, fail, fail];\n}\nconsole.log(make(1).map((f) => f.name).join(" "));\n',
+    );
+    const out = path.join(dir, 'names');
+    await bundleAgent({ entryPoints: { names: path.join(dir, 'names.ts') }, outdir: out, nodeMajor: process.versions.node.split('.')[0]! });
+    expect(execFileSync(process.execPath, [path.join(out, 'names.js')], { encoding: 'utf8' })).to.equal('publish fail fail\n');
+    // esbuild's keepNames helper: Object.defineProperty(fn, "name", ...) on every closure made.
+    expect(readFileSync(path.join(out, 'names.js'), 'utf8')).not.to.match(/"name",\s*\{\s*value:/);
+  });
 });
