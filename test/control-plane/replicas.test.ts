@@ -4,11 +4,12 @@
 // The end-to-end version with processes behind HAProxy is test/e2e/replicas.test.ts.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import WebSocket from 'ws';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
-import { connectReadyAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
+import { connectReadyAgent, connectScriptedAgent, type ScriptedAgent } from '../support/grpc-test-agent.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 import { requireServerDatabase } from '../support/test-database.js';
@@ -142,6 +143,23 @@ describe('replicas on one PostgreSQL', function () {
     expect((await b.api.get('/services', key.key)).status, 'before (and now remembered by the other replica)').to.equal(200);
     expect((await a.api.del(`/api-keys/${key.id}`, user.token)).status).to.equal(204);
     expect((await b.api.get('/services', key.key)).status).to.equal(401);
+  });
+
+  it("ends a deleted agent's stream on the other replica and refuses its token on both", async () => {
+    const registered = await a.api.post('/agents', { name: 'edge', location: location() }, user.token);
+    expect(registered.status, registered.text).to.equal(201);
+    const agent = await connectScriptedAgent(b.running.grpcPort, registered.body.token);
+    agents.push(agent);
+    await poll(() => agent.received.some((m) => m.payload?.$case === 'snapshot'), { what: 'the snapshot on the other replica' });
+
+    expect((await a.api.del(`/agents/${registered.body.id}`, user.token)).status).to.equal(204);
+
+    expect((await agent.error).code, 'the stream held by the other replica').to.equal(GrpcStatus.UNAUTHENTICATED);
+    for (const cp of [a, b]) {
+      const again = await connectScriptedAgent(cp.running.grpcPort, registered.body.token);
+      agents.push(again);
+      expect((await again.error).code, 'a new stream with the deleted agent\'s token').to.equal(GrpcStatus.UNAUTHENTICATED);
+    }
   });
 
   const busOf = async (cp: TestControlPlane) => {
