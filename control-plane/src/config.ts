@@ -1,6 +1,7 @@
 // Configuration is parsed once, here, from the environment; nothing else reads process.env.
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { withoutBrackets } from '../../shared/src/endpoints.js';
 import { KeyringError, parseKeyring, type DataKey } from './crypto/keyring.js';
 import { PLANS, isPlan } from './features/organizations/plans.js';
 import type { RateLimit } from './limits/rate-limiter.js';
@@ -41,7 +42,7 @@ const listenAddress = z
   .regex(/^(\[[0-9a-fA-F:]+\]|[^\s:\[\]]+):\d{1,5}$/, 'must be HOST:PORT (e.g. 127.0.0.1:9464)')
   .transform((v) => {
     const colon = v.lastIndexOf(':');
-    return { host: v.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(v.slice(colon + 1)) };
+    return { host: withoutBrackets(v.slice(0, colon)), port: Number(v.slice(colon + 1)) };
   })
   .refine((a) => a.port <= 65535, 'must have a port of at most 65535');
 

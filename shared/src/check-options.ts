@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
 import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
-import { parseHostPort } from './endpoints.js';
+import { parseHostPort, withoutBrackets } from './endpoints.js';
 import { httpHeaders } from './http-headers.js';
 import './zod-english.js';
 
@@ -72,7 +72,7 @@ const schemas = {
 export type CheckOptions<F extends CheckFamily = CheckFamily> = z.infer<(typeof schemas)[F]>;
 
 function isResolverAddress(value: string): boolean {
-  if (isIP(value.replace(/^\[(.*)\]$/, '$1'))) return true;
+  if (isIP(withoutBrackets(value))) return true;
   const hostPort = parseHostPort(value);
   return hostPort !== null && isIP(hostPort.host) !== 0;
 }

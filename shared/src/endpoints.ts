@@ -13,7 +13,11 @@ export function isHost(value: string): boolean {
   return isIP(value) !== 0 || HOSTNAME.test(value);
 }
 
-/** "db.internal:5432", "10.0.0.1:22", "[::1]:6379"; null when malformed. */
+/** A host as sockets want it: an IPv6 address without the brackets a URL or HOST:PORT puts around it. */
+export function withoutBrackets(host: string): string {
+  return host.replace(/^\[(.*)\]$/, '$1');
+}
+
 /** An address the agent may reach in plaintext (the control plane says when --insecure is needed). */
 export function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;
@@ -21,6 +25,7 @@ export function isLoopback(host: string): boolean {
   return host === '::1';
 }
 
+/** "db.internal:5432", "10.0.0.1:22", "[::1]:6379"; null when malformed. */
 export function parseHostPort(value: string): HostPort | null {
   const match = /^(?:\[([0-9a-f:.%]+)\]|([^:[\]\s]+)):(\d{1,5})$/i.exec(value);
   if (!match) return null;
@@ -41,7 +46,7 @@ export function endpointProblem(format: EndpointFormat, endpoint: string): strin
     case 'host-port':
       return parseHostPort(endpoint) ? null : 'must be host:port with a port from 1 to 65535 (IPv6 in brackets)';
     case 'host':
-      return isHost(endpoint.replace(/^\[(.*)\]$/, '$1')) ? null : 'must be a hostname or an IP address';
+      return isHost(withoutBrackets(endpoint)) ? null : 'must be a hostname or an IP address';
   }
 }
 

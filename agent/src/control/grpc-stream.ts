@@ -52,6 +52,7 @@ const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 export function openGrpcStream<Out, In>(options: GrpcStreamOptions<Out, In>, events: GrpcStreamEvents<In>): GrpcStream<Out> {
   const { keepaliveTimeMs = 20_000, keepaliveTimeoutMs = 10_000 } = options;
+  const host = parseHostPort(options.target)?.host ?? options.target;
   const queued: Buffer[] = [];
   let halfClosed = false;
   let session: http2.ClientHttp2Session | undefined;
@@ -107,7 +108,7 @@ export function openGrpcStream<Out, In>(options: GrpcStreamOptions<Out, In>, eve
   const start = (connection?: Duplex) => {
     if (reported) return;
     const url = `${options.tls ? 'https' : 'http'}://${options.target}`;
-    const current = http2.connect(url, connection ? { createConnection: () => secure(connection, options) } : { ...options.tls });
+    const current = http2.connect(url, connection ? { createConnection: () => secure(connection, host, options.tls) } : { ...options.tls });
     session = current;
     // A network error closes the stream too, which reports it; its cause is the better detail.
     current.on('error', (err: Error) => (networkError ??= err));
@@ -146,7 +147,6 @@ export function openGrpcStream<Out, In>(options: GrpcStreamOptions<Out, In>, eve
     if (!sent) clearTimeout(timeout);
   };
 
-  const host = hostOf(options.target);
   const proxy = options.proxy && proxyFor(host, options.proxy);
   if (proxy) {
     openTunnel(proxy, options.target).then(
@@ -177,19 +177,10 @@ export function openGrpcStream<Out, In>(options: GrpcStreamOptions<Out, In>, eve
   };
 }
 
-/** The connection through a proxy's tunnel, wrapped in TLS when the stream asks for it. */
-function secure(socket: Duplex, options: GrpcStreamOptions<unknown, unknown>): Duplex {
-  if (!options.tls) return socket;
+/** The connection through a proxy's tunnel to `host`, wrapped in TLS when the stream asks for it. */
+function secure(socket: Duplex, host: string, streamTls: StreamTls | undefined): Duplex {
+  if (!streamTls) return socket;
   // `host` is what the certificate is checked against; without it tls.connect checks "localhost".
-  return tls.connect({ ...options.tls, socket, host: hostOf(options.target), servername: serverName(options.target), ALPNProtocols: ['h2'] });
-}
-
-function hostOf(target: string): string {
-  return parseHostPort(target)?.host ?? target;
-}
-
-/** SNI names a host, never an address (as http2.connect does for a connection of its own). */
-function serverName(target: string): string | undefined {
-  const host = hostOf(target);
-  return net.isIP(host) ? undefined : host;
+  // SNI names a host, never an address (as http2.connect does for a connection of its own).
+  return tls.connect({ ...streamTls, socket, host, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['h2'] });
 }

@@ -2,6 +2,7 @@
 // the control plane (HTTPS_PROXY), unless NO_PROXY names the control plane's host.
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import { withoutBrackets } from '../../../shared/src/endpoints.js';
 
 export interface ProxySettings {
   /** http://[user:password@]host:port */
@@ -38,7 +39,7 @@ export function openTunnel(proxy: URL, authority: string): Promise<Duplex> {
       const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
       headers['proxy-authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
     }
-    const request = http.request({ host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(proxy.port || 80), method: 'CONNECT', path: authority, headers, timeout: TUNNEL_TIMEOUT_MS });
+    const request = http.request({ host: withoutBrackets(proxy.hostname), port: Number(proxy.port || 80), method: 'CONNECT', path: authority, headers, timeout: TUNNEL_TIMEOUT_MS });
     request.once('connect', (response, socket, head) => {
       if (response.statusCode !== 200) {
         socket.destroy();

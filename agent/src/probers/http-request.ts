@@ -7,6 +7,7 @@
 // per call) made an HTTP check cost 1.3x a bare loop of http.get; this costs less than it.
 import net from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
+import { withoutBrackets } from '../../../shared/src/endpoints.js';
 import { HTTP_FIELD_VALUE, HTTP_TOKEN } from '../../../shared/src/http-syntax.js';
 import { ResponseParser } from './http-response-parser.js';
 import { certificateFacts } from './peer-certificate.js';
@@ -44,7 +45,7 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
     if (!secure && url.protocol !== 'http:') throw new Error(`unsupported protocol "${url.protocol}"`);
     const request = encodeRequest(url, options);
     // The URL keeps an IPv6 literal in brackets; the socket wants the address alone.
-    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const host = withoutBrackets(url.hostname);
     const port = Number(url.port) || (secure ? 443 : 80);
     const s = secure
       ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: options.verifyTls })

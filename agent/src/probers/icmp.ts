@@ -3,6 +3,7 @@
 import { lookup } from 'node:dns/promises';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
+import { withoutBrackets } from '../../../shared/src/endpoints.js';
 import { abortable } from './abortable.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
@@ -26,7 +27,7 @@ export function icmpProber(): Prober {
     async probe(target, signal): Promise<ProbeResult> {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      const host = target.endpoint.replace(/^\[(.*)\]$/, '$1');
+      const host = withoutBrackets(target.endpoint);
       let address: { address: string; family: number };
       let dnsMs: number | undefined;
       if (isIP(host)) {

@@ -2,7 +2,7 @@
 import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
 import { DEFAULT_CERTIFICATE_WARN_DAYS } from '../../../../shared/src/days-remaining.js';
-import { isHost } from '../../../../shared/src/endpoints.js';
+import { isHost, withoutBrackets } from '../../../../shared/src/endpoints.js';
 import type { SslCertificateView } from './ssl-certificates.service.js';
 
 const LOCATION = /^[a-z0-9][a-z0-9_.-]{0,62}$/i;
@@ -27,7 +27,7 @@ const fields = {
     .string({ message: 'hostname must be a string' })
     .trim()
     .toLowerCase()
-    .transform((h) => h.replace(/^\[(.*)\]$/, '$1'))
+    .transform(withoutBrackets)
     .refine(isHost, 'hostname must be a host name or an IP address, without scheme, port or path'),
   port: z.number({ message: 'port must be an integer' }).int('port must be an integer').min(1, 'port must be from 1 to 65535').max(65535, 'port must be from 1 to 65535'),
   warn_days: z.number({ message: 'warn_days must be an integer' }).int('warn_days must be an integer').min(1, 'warn_days must be from 1 to 365').max(365, 'warn_days must be from 1 to 365'),
