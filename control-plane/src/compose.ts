@@ -7,6 +7,7 @@ import type { Database } from './db/database.js';
 import { pooledSql } from './db/pooled-sql.js';
 import { createLocalBus } from './cluster/cluster-bus.js';
 import { createEventRelay, NO_RELAY } from './cluster/event-relay.js';
+import { createFollowedOrganizations, NO_OTHER_FOLLOWERS } from './cluster/followed-organizations.js';
 import { createPostgresBus } from './cluster/postgres-bus.js';
 import { createReplicaLease } from './cluster/replica-lease.js';
 import { createReplicaUpkeep } from './cluster/replica-upkeep.js';
@@ -106,6 +107,9 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const sql = pooledSql(db.knex(), { prepare: !db.embedded });
   // The embedded database serves one process, so there are no other replicas to tell.
   const cluster = db.embedded || !config.databaseUrl ? createLocalBus() : createPostgresBus({ url: config.databaseUrl, query: sql.query, logger: logger.child({ component: 'cluster' }) });
+  const lease = createReplicaLease(sql.query, cluster.replicaId, () => cluster.publish({ k: 'replica', id: cluster.replicaId }));
+  cluster.on('replica', () => lease.otherJoined());
+  const followers = db.embedded ? NO_OTHER_FOLLOWERS : createFollowedOrganizations({ bus: cluster, query: sql.query, peers: lease.peers, logger: logger.child({ component: 'cluster' }) });
   // Bound below, once the parts it reaches exist; called only after start.
   let replication: Replication | undefined;
   const tokens = createTokenService(secrets.jwtSecret);
@@ -114,7 +118,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const verifiedKeys = createVerifiedKeys();
   const apiKeys = createApiKeysService(createApiKeysRepository(db.em), hasher, access, verifiedKeys, (id) => replication!.apiKeyRevoked(id));
   const verifyCredential = jwtOrApiKey(tokens, apiKeys);
-  const feed = createWsFeed({ verify: verifyCredential, access, bus, logger });
+  const feed = createWsFeed({ verify: verifyCredential, access, bus, followers, logger });
   const metrics = createControlPlaneMetrics({
     readings: createMetricsReadingsRepository(sql.query),
     webSocketClients: feed.clients,
@@ -129,8 +133,6 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const sharedLimiters = postgresRateLimiters(db.knex());
 
   const servicesRepo = createServicesRepository(db.em, sql);
-  const lease = createReplicaLease(sql.query, cluster.replicaId, () => cluster.publish({ k: 'replica', id: cluster.replicaId }));
-  cluster.on('replica', () => lease.otherJoined());
   const hub = createAssignmentHub({
     sessions: createAgentSessionsRepository(sql.query, cluster.replicaId),
     announce: (location) => cluster.publish({ k: 'placement', location }),
@@ -174,7 +176,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const retentionJob = createPeriodicJob('check retention', RETENTION_INTERVAL_MS, partitions.maintain, logger);
   const rollups = createRollupFolder({ transaction: db.transaction, backlog: createRollupBacklogRepository(db.em), partitions, logger: logger.child({ component: 'rollups' }) });
   const rollupJob = createPeriodicJob('rollup folding', options.jobIntervalMs ?? ROLLUP_FOLD_INTERVAL_MS, rollups.foldPending, logger);
-  const relay = db.embedded ? NO_RELAY : createEventRelay({ bus: cluster, query: sql.query, events: bus, follows: feed.follows, othersAlive: lease.othersAlive, logger });
+  const relay = db.embedded ? NO_RELAY : createEventRelay({ bus: cluster, query: sql.query, events: bus, follows: feed.follows, othersAlive: lease.othersAlive, followers, logger });
   const ingest = createIngestService({
     transaction: db.transaction,
     results: createCheckResultsRepository(),
@@ -214,7 +216,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     logger,
   });
   const serviceChanges = replication.serviceChanges;
-  const upkeep = createReplicaUpkeep(lease, hub, relay, logger);
+  const upkeep = createReplicaUpkeep(lease, hub, relay, followers, logger);
 
   const historyRepo = settledHistory(createCheckHistoryRepository(db.em), rollups.settle);
   const appDeps = {
@@ -262,5 +264,5 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   /** Secrets of the first format depend on the JWT secret; moved onto the data key at start. */
   const resealLegacySecrets = () => resealSecrets(createSealedValuesRepository(db.em), secretBox, { onlyLegacy: true });
 
-  return { appDeps, gateway, hub, cluster, lease, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, rollups, rollupJob, resealLegacySecrets, scrapeMetrics };
+  return { appDeps, gateway, hub, cluster, lease, followers, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, rollups, rollupJob, resealLegacySecrets, scrapeMetrics };
 }

@@ -59,6 +59,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   // Listening to the other replicas, and holding a lease, before the first agent arrives.
   await parts.cluster.start();
   await parts.lease.join();
+  await parts.followers.refresh();
   parts.upkeep.start();
 
   const grpc = await startGrpcServer(parts.gateway, config.host, config.grpcPort, config.grpcTls);
@@ -96,6 +97,8 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     async stop() {
       const closing = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
+      // Its follows go with its lease below; the clients closing now need not withdraw theirs.
+      parts.followers.stop();
       parts.appDeps.feed.close();
       await agent?.stop();
       await parts.gateway.drain();

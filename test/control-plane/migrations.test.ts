@@ -243,7 +243,7 @@ describe('migrations', () => {
           const gone = { serviceId: '00000000-0000-4000-8000-0000000000ff', checkedAt: new Date(hour), status: 'GREEN' as const, responseTimeMs: 1 };
           await em.execute('insert into rollup_backlog (results) values (?), (?)', [encodeBacklog(results.slice(0, 2)), encodeBacklog([results[2]!, gone])]);
 
-          await orm.getMigrator().down();
+          await orm.getMigrator().down({ to: '0017-rollup-backlog' });
 
           expect(await em.execute(`select to_regclass('rollup_backlog') as t`)).to.deep.equal([{ t: null }]);
           const expected = rollupDeltas(results);

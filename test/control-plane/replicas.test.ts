@@ -123,6 +123,35 @@ describe('replicas on one PostgreSQL', function () {
     expect(resultsOf(other), "another organization's client").to.deep.equal([]);
   });
 
+  it("relays an organization's live events only while a client of it is on another replica, from that client's first moment", async () => {
+    const owner = await a.api.newUser('replicas-follows');
+    const where = location();
+    const agent = await agentOn(a, where);
+    const created = await a.api.post('/services', { name: 'followed', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP', check_interval_seconds: 3600, locations: [where] }, owner.token);
+    expect(created.status, created.text).to.equal(201);
+    const send = async () => {
+      const id = randomUUID();
+      expect(await agent.sendResults([{ id, serviceId: created.body.id }]), 'stored').to.equal(1);
+      return id;
+    };
+    const relayed = async (resultId: string) => (await sql(`select 1 from cluster_events where origin = $1 and body::text like $2`, [a.running.replicaId, `%${resultId}%`])).length > 0;
+    const followedOnB = async () => (await sql(`select 1 from replica_follows where replica_id = $1 and organization_id = $2`, [b.running.replicaId, owner.orgId])).length > 0;
+
+    expect(await relayed(await send()), 'with no client of the organization anywhere').to.equal(false);
+
+    const feed = await openFeed(b, owner.token);
+    expect(await followedOnB(), 'announced before the socket opened').to.equal(true);
+    const first = await send();
+    expect(await relayed(first), 'the first result after the socket opened').to.equal(true);
+    await poll(() => feed.messages.some((m) => m.type === 'check_result' && m.data.id === first), { what: "the result on the other replica's client", timeoutMs: 5_000 });
+
+    feed.socket.close();
+    await poll(async () => !(await followedOnB()), { what: 'the follow withdrawn', timeoutMs: 5_000 });
+    // The replica storing results reads the withdrawal moments later.
+    await poll(async () => !(await relayed(await send())), { what: 'relaying stopped', timeoutMs: 5_000, intervalMs: 100 });
+    for (let i = 0; i < 3; i++) expect(await relayed(await send()), 'after the last client left').to.equal(false);
+  });
+
   it('applies a rule changed through one replica to the next result ingested by the other', async () => {
     const where = location();
     const agent = await agentOn(b, where);

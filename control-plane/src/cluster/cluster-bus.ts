@@ -28,6 +28,8 @@ export interface ClusterBus {
    * meanwhile, so whoever keeps state from them reads it afresh.
    */
   onResync(handler: () => void | Promise<void>): void;
+  /** Whether this replica hears every message: false from a lost connection until the resynchronization after it is done. */
+  listening(): boolean;
   /** Resolves once listening (the first time). */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -43,6 +45,7 @@ export function createLocalBus(): ClusterBus {
     },
     on() {},
     onResync() {},
+    listening: () => true,
     async start() {},
     async stop() {},
   };

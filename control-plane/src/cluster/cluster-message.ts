@@ -15,6 +15,8 @@ export const ClusterMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('events'), seq: z.number().int(), orgs: z.array(id).optional() }),
   /** A replica started: the others relay their live events from now on (replica-lease.ts). */
   z.object({ k: z.literal('replica'), id }),
+  /** Replica `id` started or stopped following organizations: its rows of replica_follows are read afresh. */
+  z.object({ k: z.literal('follows'), id }),
   /** An organization's alert rules changed. */
   z.object({ k: z.literal('rules'), org: id }),
   /** An API key was revoked: no replica may keep accepting it. */

@@ -4,13 +4,14 @@
 // is announced, exactly once, even if this replica dies right after the commit. Each replica
 // publishes the events it made itself to its own clients directly. When its bus reconnects, a
 // replica reads the rows it missed meanwhile; the numbers it has handled keep each row once.
-// A replica alone stores nothing: no other replica has clients to give the events to, and a
-// replica that starts announces itself before it takes any client (replica-lease.ts).
+// Only the events of organizations another replica's clients follow are stored
+// (followed-organizations.ts); a replica alone stores nothing.
 import { queryBound, type Tx } from '../db/tx.js';
 import type { Query } from '../db/pooled-sql.js';
 import type { Logger } from '../logger.js';
 import type { EventBus, OrganizationEvent } from '../features/realtime/event-bus.js';
 import type { ClusterBus } from './cluster-bus.js';
+import type { FollowedOrganizations } from './followed-organizations.js';
 
 /** Organizations named in one notification at most (36 bytes each, within NOTIFY's 8,000). */
 const MAX_NAMED_ORGANIZATIONS = 150;
@@ -18,16 +19,16 @@ const MAX_NAMED_ORGANIZATIONS = 150;
 const KEEP_SECONDS = 300;
 
 export interface EventRelay {
-  /** Whether another replica may want this one's live events (they are relayed only then). */
-  wanted(): boolean;
-  /** Hands `events` to the other replicas when `tx` commits. */
+  /** Whether another replica may want this one's live events of the organization (they are relayed only then). */
+  wants(organizationId: string): boolean;
+  /** Hands those of `events` another replica wants to the other replicas when `tx` commits. */
   relay(tx: Tx, events: OrganizationEvent[]): Promise<void>;
   /** Deletes rows every replica has had time to read; answers how many. */
   prune(): Promise<number>;
 }
 
 /** One process: its own clients already have every event. */
-export const NO_RELAY: EventRelay = { wanted: () => false, relay: async () => undefined, prune: async () => 0 };
+export const NO_RELAY: EventRelay = { wants: () => false, relay: async () => undefined, prune: async () => 0 };
 
 export interface EventRelayDeps {
   bus: ClusterBus;
@@ -38,10 +39,12 @@ export interface EventRelayDeps {
   follows(organizationId: string): boolean;
   /** Whether another replica is alive to read relayed events. */
   othersAlive(): boolean;
+  /** What the other replicas' clients follow. */
+  followers: Pick<FollowedOrganizations, 'followedElsewhere'>;
   logger: Logger;
 }
 
-export function createEventRelay({ bus, query, events, follows, othersAlive, logger }: EventRelayDeps): EventRelay {
+export function createEventRelay({ bus, query, events, follows, othersAlive, followers, logger }: EventRelayDeps): EventRelay {
   /** Rows published here, with when: a row comes once, live or when catching up. */
   const handled = new Map<number, number>();
   const publish = (seq: number, body: OrganizationEvent[]) => {
@@ -67,10 +70,13 @@ export function createEventRelay({ bus, query, events, follows, othersAlive, log
     for (const row of rows) publish(Number(row.seq), row.body);
   });
 
+  const wants = (organizationId: string) => othersAlive() && followers.followedElsewhere(organizationId);
+
   return {
-    wanted: othersAlive,
-    async relay(tx, batch) {
-      if (batch.length === 0 || !othersAlive()) return;
+    wants,
+    async relay(tx, news) {
+      const batch = news.filter((e) => wants(e.organizationId));
+      if (batch.length === 0) return;
       const [row] = await queryBound<{ seq: string }>(tx, 'insert into cluster_events (origin, body) values (?, ?::json) returning seq', [bus.replicaId, JSON.stringify(batch)]);
       const orgs = [...new Set(batch.map((e) => e.organizationId))];
       await bus.publish({ k: 'events', seq: Number(row!.seq), orgs: orgs.length <= MAX_NAMED_ORGANIZATIONS ? orgs : undefined }, tx);

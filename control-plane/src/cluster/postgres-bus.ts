@@ -36,6 +36,9 @@ export function createPostgresBus({ url, query, logger, confirmTimeoutMs = CONFI
   /** Messages this replica waits to see confirmed, by confirmation id: what to do with each confirmation. */
   const confirmations = new Map<string, (from: string) => void>();
   let client: pg.Client | undefined;
+  /** Connections lost so far, and how many of those losses a finished resynchronization covers. */
+  let losses = 0;
+  let resynchronized = 0;
   let stopped = false;
   let attempt = 0;
   let reconnectTimer: NodeJS.Timeout | undefined;
@@ -87,6 +90,7 @@ export function createPostgresBus({ url, query, logger, confirmTimeoutMs = CONFI
   function lost(which: pg.Client, err: unknown): void {
     if (client !== which) return;
     client = undefined;
+    losses++;
     which.end().catch(() => undefined);
     if (stopped) return;
     logger.warn({ err }, 'the cluster bus lost its PostgreSQL connection; reconnecting');
@@ -101,7 +105,9 @@ export function createPostgresBus({ url, query, logger, confirmTimeoutMs = CONFI
           if (stopped) return;
           attempt = 0;
           logger.info('the cluster bus is listening again; resynchronizing');
+          const covered = losses;
           for (const resync of resyncHandlers) handleInOrder(resync);
+          handleInOrder(() => void (resynchronized = Math.max(resynchronized, covered)));
         })
         .catch((err) => {
           if (stopped) return;
@@ -163,6 +169,7 @@ export function createPostgresBus({ url, query, logger, confirmTimeoutMs = CONFI
     onResync(handler) {
       resyncHandlers.push(handler);
     },
+    listening: () => client !== undefined && resynchronized === losses,
     async start() {
       await connect();
       probeTimer = setInterval(() => void probe(), PROBE_INTERVAL_MS);

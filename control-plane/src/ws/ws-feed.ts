@@ -3,6 +3,8 @@
 // organization (403); afterwards every socket is checked again every few seconds and closed
 // once that right ends: the token expired (4401), the API key was revoked, the member was
 // removed or the user deleted (4403). Each socket receives its organization's events only.
+// The other replicas learn that this one follows the organization before the upgrade
+// completes, so they relay its events from the socket's first moment (followed-organizations.ts).
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors.js';
@@ -10,11 +12,14 @@ import type { Grant, GrantEnd } from '../features/organizations/organizations.re
 import type { OrganizationAccess } from '../features/organizations/organization-access.js';
 import type { EventBus, OrganizationEvent } from '../features/realtime/event-bus.js';
 import type { CredentialVerifier } from '../features/auth/credential-verifier.js';
+import type { FollowedOrganizations } from '../cluster/followed-organizations.js';
 import type { Logger } from '../logger.js';
 
 export const WS_PATH = '/api/v1/ws';
 const PING_INTERVAL_MS = 30_000;
 const RECHECK_INTERVAL_MS = 2_000;
+/** An upgrade authorized but never completed (the client went away) stops counting as a follower after this. */
+const ADMISSION_TIMEOUT_MS = 10_000;
 
 /** Close codes in the application range, after the HTTP statuses they stand for. */
 const CLOSE_EXPIRED = 4401;
@@ -42,6 +47,7 @@ export interface WsFeedDeps {
   verify: CredentialVerifier;
   access: Pick<OrganizationAccess, 'resolveReadable' | 'endedGrants'>;
   bus: EventBus;
+  followers: Pick<FollowedOrganizations, 'hold' | 'release'>;
   logger: Logger;
   pingIntervalMs?: number;
   recheckIntervalMs?: number;
@@ -52,8 +58,13 @@ interface Subscription {
   expiresAt: number | null;
 }
 
-export function createWsFeed({ verify, access, bus, logger, pingIntervalMs = PING_INTERVAL_MS, recheckIntervalMs = RECHECK_INTERVAL_MS }: WsFeedDeps): WsFeed {
-  const admitted = new WeakMap<IncomingMessage, Subscription>();
+interface Admission extends Subscription {
+  /** Releases the follow held for the socket if it never arrives. */
+  expiry: NodeJS.Timeout;
+}
+
+export function createWsFeed({ verify, access, bus, followers, logger, pingIntervalMs = PING_INTERVAL_MS, recheckIntervalMs = RECHECK_INTERVAL_MS }: WsFeedDeps): WsFeed {
+  const admitted = new WeakMap<IncomingMessage, Admission>();
   const subscriptions = new Map<WebSocket, Subscription>();
   const byOrganization = new Map<string, Set<WebSocket>>();
   const alive = new WeakSet<WebSocket>();
@@ -105,7 +116,8 @@ export function createWsFeed({ verify, access, bus, logger, pingIntervalMs = PIN
   rechecker.unref();
 
   const leave = (socket: WebSocket, organizationId: string) => {
-    subscriptions.delete(socket);
+    if (!subscriptions.delete(socket)) return;
+    followers.release(organizationId);
     const sockets = byOrganization.get(organizationId);
     sockets?.delete(socket);
     if (sockets?.size === 0) byOrganization.delete(organizationId);
@@ -120,9 +132,13 @@ export function createWsFeed({ verify, access, bus, logger, pingIntervalMs = PIN
         verify(token)
           .then(async (actor) => {
             const organizationId = await access.resolveReadable(actor);
+            await followers.hold(organizationId);
+            const expiry = setTimeout(() => admitted.delete(info.req) && followers.release(organizationId), ADMISSION_TIMEOUT_MS);
+            expiry.unref();
             admitted.set(info.req, {
               grant: { userId: actor.userId, organizationId, apiKeyId: actor.apiKey?.id ?? null },
               expiresAt: actor.expiresAt?.getTime() ?? null,
+              expiry,
             });
             done(true);
           })
@@ -136,8 +152,11 @@ export function createWsFeed({ verify, access, bus, logger, pingIntervalMs = PIN
     },
 
     accept({ websocket, req }) {
-      const subscription = admitted.get(req);
-      if (!subscription) return websocket.close(CLOSE_REVOKED, 'unauthorized');
+      const admission = admitted.get(req);
+      if (!admission) return websocket.close(CLOSE_REVOKED, 'unauthorized');
+      admitted.delete(req);
+      clearTimeout(admission.expiry);
+      const subscription: Subscription = { grant: admission.grant, expiresAt: admission.expiresAt };
       const { organizationId } = subscription.grant;
       const sockets = byOrganization.get(organizationId) ?? new Set();
       byOrganization.set(organizationId, sockets);

@@ -26,6 +26,7 @@ export const MIGRATIONS: readonly MigrationEntry[] = [
   { name: '0015-service-dependencies', load: async () => (await import('./0015-service-dependencies.js')).Migration0015ServiceDependencies },
   { name: '0016-cron-heartbeats', load: async () => (await import('./0016-cron-heartbeats.js')).Migration0016CronHeartbeats },
   { name: '0017-rollup-backlog', load: async () => (await import('./0017-rollup-backlog.js')).Migration0017RollupBacklog },
+  { name: '0018-replica-follows', load: async () => (await import('./0018-replica-follows.js')).Migration0018ReplicaFollows },
 ];
 
 /** The migrations as MikroORM's migrator takes them, their modules loaded. */
