@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ServiceStatus } from '../../../shared/src/status.js';
-import { decideAlerts, servicesLeavingRed } from '../../../control-plane/src/features/alerting/alert-decisions.js';
+import { decideAlerts, dependedOnLeavingRed } from '../../../control-plane/src/features/alerting/alert-decisions.js';
 import type { AlertRule, RuleCondition } from '../../../control-plane/src/features/alerting/rule.js';
 import type { StoredResult } from '../../../control-plane/src/features/checks/check-result.js';
 
@@ -13,7 +13,7 @@ function stored(serviceId: string, serviceStatus: ServiceStatus, fields: Partial
   n += 1;
   return {
     id: `r${n}`, serviceId, status: serviceStatus, responseTimeMs: 10, message: '', location: 'a', agentId: 'agent', checkedAt: new Date(n * 1000), adHoc: false,
-    details: {}, organizationId: 'org', serviceName: serviceId, serviceEndpoint: 'http://x/', serviceAlerting: false, current: true, previousStatus: null, serviceStatus,
+    details: {}, organizationId: 'org', serviceName: serviceId, serviceEndpoint: 'http://x/', serviceAlerting: false, serviceHasDependents: true, current: true, previousStatus: null, serviceStatus,
     failingLocations: serviceStatus === 'GREEN' ? 0 : 1, redStreak: serviceStatus === 'RED' ? 1 : 0, failureStreak: serviceStatus === 'GREEN' ? 0 : 1, ...fields,
   };
 }
@@ -53,9 +53,9 @@ describe('alert decisions', () => {
     expect(decided.recovered.map((r) => r.serviceId)).to.deep.equal(['s2']);
   });
 
-  describe('servicesLeavingRed', () => {
+  describe('dependedOnLeavingRed', () => {
     it('names services RED before the batch and not after it, whatever happened between', () => {
-      const left = servicesLeavingRed([
+      const left = dependedOnLeavingRed([
         stored('s1', 'YELLOW', { previousStatus: 'RED' }),
         stored('s2', 'GREEN', { previousStatus: 'RED' }), stored('s2', 'RED', { previousStatus: 'GREEN' }),
         stored('s3', 'RED', { previousStatus: 'GREEN' }), stored('s3', 'GREEN', { previousStatus: 'RED' }),
@@ -65,7 +65,11 @@ describe('alert decisions', () => {
     });
 
     it('ignores late results, which move nothing', () => {
-      expect(servicesLeavingRed([stored('s1', 'GREEN', { previousStatus: null, current: false })])).to.deep.equal([]);
+      expect(dependedOnLeavingRed([stored('s1', 'GREEN', { previousStatus: null, current: false })])).to.deep.equal([]);
+    });
+
+    it('leaves out services nothing depends on', () => {
+      expect(dependedOnLeavingRed([stored('s1', 'GREEN', { previousStatus: 'RED', serviceHasDependents: false })])).to.deep.equal([]);
     });
   });
 });

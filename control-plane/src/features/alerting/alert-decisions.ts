@@ -40,14 +40,15 @@ export function decideAlerts(rules: readonly AlertRule[], results: readonly Stor
 }
 
 /**
- * The services whose status the batch took out of RED (RED before its first current result,
- * not RED after its last): their dependents' held alerts are judged afresh.
+ * The services with dependents whose status the batch took out of RED (RED before its first
+ * current result, not RED after its last): their dependents' held alerts are judged afresh.
+ * Services nothing depends on are left out, so most batches need no look at dependents.
  */
-export function servicesLeavingRed(results: readonly StoredResult[]): string[] {
+export function dependedOnLeavingRed(results: readonly StoredResult[]): string[] {
   const before = new Map<string, StoredResult['previousStatus']>();
   const after = new Map<string, StoredResult['serviceStatus']>();
   for (const r of results) {
-    if (!r.current) continue;
+    if (!r.current || !r.serviceHasDependents) continue;
     if (!before.has(r.serviceId)) before.set(r.serviceId, r.previousStatus);
     after.set(r.serviceId, r.serviceStatus);
   }

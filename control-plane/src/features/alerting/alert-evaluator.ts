@@ -12,7 +12,7 @@ import type { EscalationRepository } from '../escalation/escalation.repository.j
 import { coversService, type MaintenanceRepository } from '../maintenance/maintenance.repository.js';
 import { EVERY_CHANNEL, type Notice, type NotificationTargets } from '../notifications/delivery.js';
 import { isStorm, stormWindowStart } from '../notifications/notification-planner.js';
-import { decideAlerts, servicesLeavingRed, type AlertCandidate } from './alert-decisions.js';
+import { decideAlerts, dependedOnLeavingRed, type AlertCandidate } from './alert-decisions.js';
 import { heldResult, heldWording } from './dependency-holds.js';
 import type { DependencyHoldsRepository, HoldingParent } from './dependency-holds.repository.js';
 import type { Alert } from './alert.js';
@@ -67,7 +67,7 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
         recovered.push(...decided.recovered);
         for (const [serviceId, r] of decided.latest) latest.set(serviceId, r);
       }
-      const held = await heldCandidates(tx, servicesLeavingRed(stored), latest, rules);
+      const held = await heldCandidates(tx, dependedOnLeavingRed(stored), latest, rules);
       for (const candidate of held.candidates) {
         candidates.push(candidate);
         latest.set(candidate.result.serviceId, candidate.result);

@@ -17,6 +17,7 @@ export function heldResult(h: HeldDependent): StoredResult {
     serviceName: h.name,
     serviceEndpoint: h.endpoint,
     serviceAlerting: false,
+    serviceHasDependents: false,
     current: true,
     previousStatus: null,
     serviceStatus: h.serviceStatus,

@@ -25,4 +25,6 @@ export interface StoredResult extends Omit<IncomingResult, 'agentOrganizationId'
   serviceEndpoint: string;
   /** An alert of the service was open when the batch began. */
   serviceAlerting: boolean;
+  /** Other services depend on it: its leaving RED may release alerts it held back. */
+  serviceHasDependents: boolean;
 }

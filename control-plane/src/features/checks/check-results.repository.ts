@@ -27,6 +27,8 @@ export interface LockedService {
   state: ServiceState;
   /** An alert of the service is open: a recovery has something to resolve. */
   alerting: boolean;
+  /** Other services depend on it (service-dependencies): its leaving RED needs their held alerts judged. */
+  hasDependents: boolean;
 }
 
 export function createCheckResultsRepository(): CheckResultsRepository {
@@ -35,7 +37,7 @@ export function createCheckResultsRepository(): CheckResultsRepository {
       // FOR NO KEY UPDATE: alerts inserted later in the transaction reference these rows, and a
       // service deleted meanwhile (a key change) waits for the batch or is skipped by it.
       const [row] = await queryBound<{ locked: LockedRow[] | null }>(tx, LOCK_SQL, [`{${serviceIds.join(',')}}`]);
-      return new Map((row?.locked ?? []).map((r) => [r.id, { state: toState(r), alerting: r.alerting }]));
+      return new Map((row?.locked ?? []).map((r) => [r.id, { state: toState(r), alerting: r.alerting, hasDependents: r.has_dependents }]));
     },
 
     async insert(tx, results) {
@@ -90,6 +92,7 @@ interface LockedRow {
   red_streak: number;
   failure_streak: number;
   alerting: boolean;
+  has_dependents: boolean;
   latest: { location: string; status: ServiceStatus; checked_at: string; response_time_ms: number | null }[];
 }
 
@@ -99,6 +102,7 @@ const LOCK_SQL = `select json_agg(locked) as locked from (
     select s.id, s.organization_id, s.name, s.endpoint, s.status, s.locations, s.options->'min_failing_locations' as min_failing,
            s.last_checked_at, s.last_response_time_ms, s.red_streak, s.failure_streak,
            exists (select 1 from alerts a where a.service_id = s.id and a.status in ('firing', 'acknowledged')) as alerting,
+           exists (select 1 from service_dependencies d where d.depends_on_id = s.id) as has_dependents,
            coalesce((select json_agg(json_build_object('location', l.location, 'status', l.status, 'checked_at', l.checked_at, 'response_time_ms', l.response_time_ms))
                        from service_location_status l where l.service_id = s.id), '[]') as latest
       from services s where s.id = any(?::uuid[]) order by s.id for no key update of s) locked`;

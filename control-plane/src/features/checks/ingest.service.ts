@@ -181,7 +181,7 @@ function inTimeOrder(results: IncomingResult[]): IncomingResult[] {
 }
 
 // Spelled out: the object spread here was the costliest line of ingest in a CPU profile.
-function withStatus(r: IncomingResult, { state, alerting }: LockedService): StoredResult {
+function withStatus(r: IncomingResult, { state, alerting, hasDependents }: LockedService): StoredResult {
   const step = applyResult(state, r);
   return {
     id: r.id,
@@ -198,6 +198,7 @@ function withStatus(r: IncomingResult, { state, alerting }: LockedService): Stor
     serviceName: state.name,
     serviceEndpoint: state.endpoint,
     serviceAlerting: alerting,
+    serviceHasDependents: hasDependents,
     current: step.current,
     previousStatus: step.previousStatus,
     serviceStatus: step.serviceStatus,
