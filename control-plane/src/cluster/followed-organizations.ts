@@ -55,12 +55,10 @@ export function createFollowedOrganizations({ bus, query, peers, logger }: Follo
   let toldDuringRead: Set<string> | undefined;
   let stopped = false;
   // This replica's writes run one after another, so a release never overtakes the hold it undoes.
-  let writes: Promise<void> = Promise.resolve();
-  const serially = (work: () => Promise<void>): Promise<void> => {
-    const done = writes.then(work);
-    writes = done.catch(() => undefined);
-    return done;
-  };
+  const serially = inSequence();
+  // So do reads of every replica's follows (at start, on resync, each upkeep round): an older
+  // read finishing last would undo a newer one.
+  const readsInOrder = inSequence();
 
   const readOne = async (replicaId: string) => {
     const rows = await query<{ organization_id: string }>('select organization_id from replica_follows where replica_id = $1', [replicaId]);
@@ -69,21 +67,19 @@ export function createFollowedOrganizations({ bus, query, peers, logger }: Follo
     else others.set(replicaId, new Set(rows.map((r) => r.organization_id)));
   };
 
-  const readAll = async () => {
-    toldDuringRead = new Set();
-    try {
-      const rows = await query<{ replica_id: string; organization_id: string }>('select replica_id, organization_id from replica_follows where replica_id <> $1', [me]);
-      const read = new Map<string, Set<string>>();
-      for (const row of rows) {
-        const orgs = read.get(row.replica_id) ?? new Set<string>();
-        read.set(row.replica_id, orgs.add(row.organization_id));
+  const readAll = () =>
+    readsInOrder(async () => {
+      toldDuringRead = new Set();
+      try {
+        const rows = await query<{ replica_id: string; organization_id: string }>('select replica_id, organization_id from replica_follows where replica_id <> $1', [me]);
+        const read = new Map<string, Set<string>>();
+        for (const row of rows) read.set(row.replica_id, (read.get(row.replica_id) ?? new Set<string>()).add(row.organization_id));
+        others = read;
+        for (const replicaId of toldDuringRead) await readOne(replicaId);
+      } finally {
+        toldDuringRead = undefined;
       }
-      others = read;
-      for (const replicaId of toldDuringRead) await readOne(replicaId);
-    } finally {
-      toldDuringRead = undefined;
-    }
-  };
+    });
 
   bus.on('follows', async ({ id }) => {
     toldDuringRead?.add(id);
@@ -118,14 +114,14 @@ export function createFollowedOrganizations({ bus, query, peers, logger }: Follo
     async hold(organizationId) {
       const held = clients.get(organizationId) ?? 0;
       clients.set(organizationId, held + 1);
-      let announced = announcing.get(organizationId);
-      if (held > 0 && !announced) return;
-      if (!announced) {
+      if (held === 0 && !announcing.has(organizationId)) {
         const started = announce(organizationId);
-        announced = started;
         announcing.set(organizationId, started);
         void started.catch(() => undefined).finally(() => announcing.get(organizationId) === started && announcing.delete(organizationId));
       }
+      // Every client that arrives while the announcement is under way waits for it too.
+      const announced = announcing.get(organizationId);
+      if (!announced) return;
       try {
         await announced;
       } catch (err) {
@@ -151,5 +147,15 @@ export function createFollowedOrganizations({ bus, query, peers, logger }: Follo
     stop() {
       stopped = true;
     },
+  };
+}
+
+/** Runs the work it is given one piece after another; each call resolves when its own piece is done. */
+function inSequence(): (work: () => Promise<void>) => Promise<void> {
+  let last: Promise<void> = Promise.resolve();
+  return (work) => {
+    const done = last.then(work);
+    last = done.catch(() => undefined);
+    return done;
   };
 }
