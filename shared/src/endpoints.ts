@@ -15,7 +15,8 @@ export function isHost(value: string): boolean {
 
 /** A host as sockets want it: an IPv6 address without the brackets a URL or HOST:PORT puts around it. */
 export function withoutBrackets(host: string): string {
-  return host.replace(/^\[(.*)\]$/, '$1');
+  // Called per HTTP and ICMP check: no regular expression.
+  return host.length > 1 && host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
 /** An address the agent may reach in plaintext (the control plane says when --insecure is needed). */

@@ -19,16 +19,21 @@ const MAX_NAMED_ORGANIZATIONS = 150;
 const KEEP_SECONDS = 300;
 
 export interface EventRelay {
-  /** Whether another replica may want this one's live events of the organization (they are relayed only then). */
-  wants(organizationId: string): boolean;
+  /**
+   * The organizations whose live events another replica may want now (they are relayed only
+   * then), as a test made once for a whole transaction's events.
+   */
+  wanted(): (organizationId: string) => boolean;
   /** Hands those of `events` another replica wants to the other replicas when `tx` commits. */
   relay(tx: Tx, events: OrganizationEvent[]): Promise<void>;
   /** Deletes rows every replica has had time to read; answers how many. */
   prune(): Promise<number>;
 }
 
+const NOBODY = () => false;
+
 /** One process: its own clients already have every event. */
-export const NO_RELAY: EventRelay = { wants: () => false, relay: async () => undefined, prune: async () => 0 };
+export const NO_RELAY: EventRelay = { wanted: () => NOBODY, relay: async () => undefined, prune: async () => 0 };
 
 export interface EventRelayDeps {
   bus: ClusterBus;
@@ -70,11 +75,12 @@ export function createEventRelay({ bus, query, events, follows, othersAlive, fol
     for (const row of rows) publish(Number(row.seq), row.body);
   });
 
-  const wants = (organizationId: string) => othersAlive() && followers.followedElsewhere(organizationId);
+  const wanted = () => (othersAlive() ? followers.followedElsewhere : NOBODY);
 
   return {
-    wants,
+    wanted,
     async relay(tx, news) {
+      const wants = wanted();
       const batch = news.filter((e) => wants(e.organizationId));
       if (batch.length === 0) return;
       const [row] = await queryBound<{ seq: string }>(tx, 'insert into cluster_events (origin, body) values (?, ?::json) returning seq', [bus.replicaId, JSON.stringify(batch)]);

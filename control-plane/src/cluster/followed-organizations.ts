@@ -61,8 +61,9 @@ export function createFollowedOrganizations({ bus, query, peers, logger }: Follo
   const readsInOrder = inSequence();
 
   const readOne = async (replicaId: string) => {
-    const rows = await query<{ organization_id: string }>('select organization_id from replica_follows where replica_id = $1', [replicaId]);
+    // Before the first read there is nothing to update; that read (or the re-read after it) sees the rows.
     if (!others) return;
+    const rows = await query<{ organization_id: string }>('select organization_id from replica_follows where replica_id = $1', [replicaId]);
     if (rows.length === 0) others.delete(replicaId);
     else others.set(replicaId, new Set(rows.map((r) => r.organization_id)));
   };

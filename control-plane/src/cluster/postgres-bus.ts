@@ -107,7 +107,7 @@ export function createPostgresBus({ url, query, logger, confirmTimeoutMs = CONFI
           logger.info('the cluster bus is listening again; resynchronizing');
           const covered = losses;
           for (const resync of resyncHandlers) handleInOrder(resync);
-          handleInOrder(() => void (resynchronized = Math.max(resynchronized, covered)));
+          handleInOrder(() => void (resynchronized = covered));
         })
         .catch((err) => {
           if (stopped) return;

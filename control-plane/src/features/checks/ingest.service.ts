@@ -88,8 +88,11 @@ const FILL_GROUP_RESULTS = 500;
 
 export function createIngestService({ transaction, results, partitions, evaluator, planner, events, relay, follows, wakeDispatcher, observer, clock, logger }: IngestDeps) {
   // Live events are built only for an audience, here or on another replica: most batches have
-  // none, and a batch's events allocate as much as the batch itself.
-  const audience = (organizationId: string) => follows(organizationId) || relay.wants(organizationId);
+  // none, and a batch's events allocate as much as the batch itself. Asked once per transaction.
+  const audience = (): ((organizationId: string) => boolean) => {
+    const elsewhere = relay.wanted();
+    return (organizationId) => follows(organizationId) || elsewhere(organizationId);
+  };
   const groups = createGroupCommit<IncomingResult[], number>({
     concurrency: CONCURRENT_TRANSACTIONS,
     maxGroupSize: MAX_GROUP_RESULTS,
@@ -130,7 +133,7 @@ export function createIngestService({ transaction, results, partitions, evaluato
       await results.saveStates(tx, states, encodeBacklog(stored));
       const alerts = await evaluator.evaluate(tx, stored);
       const planned = await planner.plan(tx, alerts.notices);
-      const news = eventsOf(stored, alerts, audience);
+      const news = eventsOf(stored, alerts, audience());
       await relay.relay(tx, news);
       return { stored: kept, events: news, planned };
     }).catch((err: unknown) => {
