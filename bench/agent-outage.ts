@@ -4,13 +4,14 @@
 //
 //   npx tsx bench/agent-outage.ts [outage_seconds=600] [services=1000] [interval_seconds=10]
 // (1000 services every 10 s = 100 checks/s.) Uses TEST_DATABASE_URL or the embedded database.
-import { readdirSync, readFileSync, statSync, mkdtempSync, rmSync } from 'node:fs';
+import { readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startAgentProcess } from '../test/support/agent-process.js';
 import { startTestControlPlane } from '../test/support/control-plane-harness.js';
 import { poll } from '../test/support/poll.js';
 import { sql } from '../test/support/sql.js';
+import { spooledResultCount } from '../test/support/spooled-results.js';
 import { stopTestDatabase } from '../test/support/test-database.js';
 import { freePort, tcpListener } from '../test/fixtures/peers/net-fixtures.js';
 
@@ -41,7 +42,7 @@ await new Promise((r) => setTimeout(r, outageSeconds * 1000));
 const spoolDir = path.join(dir, 'agent', 'spool');
 const files = readdirSync(spoolDir).map((f) => path.join(spoolDir, f));
 const spoolBytes = files.reduce((n, f) => n + statSync(f).size, 0);
-const spooledResults = files.reduce((n, f) => n + readFileSync(f, 'utf8').split('\n').filter(Boolean).length, 0);
+const spooledResults = spooledResultCount(spoolDir);
 console.log(`after ${((Date.now() - outageStarted) / 1000).toFixed(0)} s of outage: ${spooledResults} results in the spool, ${(spoolBytes / 1024 / 1024).toFixed(1)} MiB, ${((spoolBytes / spooledResults) * 10_000 / 1024 / 1024).toFixed(2)} MiB per 10,000 results`);
 
 cp = await startTestControlPlane({ grpcPort, env: { AGENT_TOKEN: agentToken } });

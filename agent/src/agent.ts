@@ -13,6 +13,7 @@ import type { ProberRegistry } from './probers/registry.js';
 import { createPublisher } from './publisher/publisher.js';
 import { createScheduler, type Assignment, type CompletedRun } from './scheduler/scheduler.js';
 import { DiskSpool, type SpoolStats } from './spool/disk-spool.js';
+import { resultsMessage } from './spool/encoded-results.js';
 
 export interface AgentOptions {
   server: string;
@@ -106,7 +107,7 @@ export function createAgent(options: AgentOptions): Agent {
 
   const publisher = createPublisher({
     spool,
-    send: (batch) => connection.send({ payload: { $case: 'results', value: { batchId: batch.batchId, results: batch.results } } }),
+    send: (batch) => connection.sendEncoded(resultsMessage(batch.batchId, batch.encoded)),
     maxResults: options.batchMaxResults,
     maxDelayMs: options.batchMaxDelayMs,
   });

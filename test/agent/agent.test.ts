@@ -9,9 +9,11 @@ import { createAgent, type Agent, type AgentOptions } from '../../agent/src/agen
 import type { Prober, ProbeResult, ProbeTarget } from '../../agent/src/probers/prober.js';
 import { createProberRegistry } from '../../agent/src/probers/registry.js';
 import { DiskSpool } from '../../agent/src/spool/disk-spool.js';
+import { readRecords } from '../../agent/src/spool/spool-records.js';
 import type { Assignment } from '../../shared/src/gen/agent.js';
 import { startFakeControlPlane, type FakeControlPlane } from '../fixtures/fake-control-plane.js';
 import { poll } from '../support/poll.js';
+import { resultsOf } from '../support/spooled-results.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -171,16 +173,17 @@ describe('agent', function () {
       };
       const byProcess = (pid: number | undefined) => [...cp.stored.values()].filter((r) => r.message === `probed by ${pid}`).map((r) => r.id);
       const spoolDir = path.join(dataDir, 'spool');
-      /** The results after the last seal in the spool's segments: appended, not in a batch. */
+      /** The results after the last seal of each of the spool's segments: appended, not in a batch. */
       const unsealedIds = () => {
-        let ids: string[] = [];
         const segments = existsSync(spoolDir) ? readdirSync(spoolDir).filter((f) => f.startsWith('segment-')).sort() : [];
-        for (const line of segments.flatMap((f) => readFileSync(path.join(spoolDir, f), 'utf8').split('\n').filter(Boolean))) {
-          const record = JSON.parse(line) as { id?: string; seal?: string };
-          if (record.seal) ids = [];
-          else if (record.id) ids.push(record.id);
-        }
-        return ids;
+        return segments.flatMap((f) => {
+          let ids: string[] = [];
+          for (const record of readRecords(readFileSync(path.join(spoolDir, f))).records) {
+            if (record.kind === 'seal') ids = [];
+            else if (record.kind === 'results') ids.push(...resultsOf({ seq: 0, batchId: 'unsealed', count: record.count, encoded: record.encoded }).map((r) => r.id));
+          }
+          return ids;
+        });
       };
 
       // 1: results sealed and sent, never acknowledged.
@@ -190,7 +193,7 @@ describe('agent', function () {
       first.child.kill('SIGKILL');
       expect(await first.exited).to.equal('SIGKILL');
 
-      // 2: results only appended to current.jsonl, not sealed yet.
+      // 2: results only appended to the spool, not sealed yet.
       const second = spawnAgent(600_000);
       await poll(() => unsealedIds().length === 3, { what: 'the second process to spool its results', timeoutMs: 30_000 });
       const unsealed = unsealedIds();

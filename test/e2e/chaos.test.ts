@@ -2,7 +2,7 @@
 // the database stopped for 30 s, then the control plane SIGKILLed twice. Every check the
 // target answered must be stored exactly once. Each scenario prints its figures (the team
 // copies them into the reliability report) before asserting, so a failure still shows them.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -15,6 +15,7 @@ import { startAgentProcess, type AgentProcess } from '../support/agent-process.j
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../support/control-plane-process.js';
 import { poll } from '../support/poll.js';
+import { spooledResultCount } from '../support/spooled-results.js';
 
 const SERVICES = 20;
 const INTERVAL_SECONDS = 5; // the smallest interval a service may have
@@ -61,12 +62,6 @@ function summarize(probes: Probe[]): string {
 async function agentGauge(statusPort: number, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${statusPort}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
   return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-}
-
-/** Results a stopped agent left on disk (one JSON line each), to tell "undelivered" from "lost". */
-function spooledResults(agentDir: string): number {
-  const dir = path.join(agentDir, 'spool');
-  return readdirSync(dir).reduce((n, f) => n + readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).length, 0);
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -155,7 +150,7 @@ describe('e2e: chaos on a private PostgreSQL cluster', function () {
     const expected = target!.accepted();
     target = undefined;
     const { stored, distinct_ids: distinct } = await countResults(ids);
-    return { agentExit, expected, stored, distinct, duplicates: stored - distinct, leftInSpool: spooledResults(agentDir) };
+    return { agentExit, expected, stored, distinct, duplicates: stored - distinct, leftInSpool: spooledResultCount(path.join(agentDir, 'spool')) };
   }
 
   function expectExactlyOnce(t: Awaited<ReturnType<typeof tally>>) {

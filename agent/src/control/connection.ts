@@ -41,6 +41,8 @@ export interface Connection {
   start(): void;
   /** Writes a message if the stream is welcomed; false otherwise. */
   send(message: AgentMessage): boolean;
+  /** send() for an AgentMessage already encoded. */
+  sendEncoded(bytes: Uint8Array): boolean;
   isConnected(): boolean;
   stop(): void;
 }
@@ -125,6 +127,11 @@ export function createConnection(options: ConnectionOptions): Connection {
     send(message) {
       if (!call || !welcomed) return false;
       call.write(message);
+      return true;
+    },
+    sendEncoded(bytes) {
+      if (!call || !welcomed) return false;
+      call.writeEncoded(bytes);
       return true;
     },
     isConnected: () => welcomed,

@@ -41,6 +41,8 @@ export interface GrpcStreamEvents<In> {
 
 export interface GrpcStream<Out> {
   write(message: Out): void;
+  /** Writes a message already encoded (the same bytes `encode` would give). */
+  writeEncoded(bytes: Uint8Array): void;
   /** Half-closes: the server may still answer and then ends the stream. */
   end(): void;
   /** Drops the stream and its connection at once; the status is CANCELLED. */
@@ -157,15 +159,18 @@ export function openGrpcStream<Out, In>(options: GrpcStreamOptions<Out, In>, eve
     start();
   }
 
+  const writeEncoded = (bytes: Uint8Array) => {
+    // A message written to a stream that is going is lost, as on any broken stream; the
+    // publisher sends again what was not acknowledged.
+    if (reported || halfClosed || request?.destroyed) return;
+    const frame = frameMessage(bytes);
+    if (request) request.write(frame);
+    else queued.push(frame);
+  };
+
   return {
-    write(message) {
-      // A message written to a stream that is going is lost, as on any broken stream; the
-      // publisher sends again what was not acknowledged.
-      if (reported || halfClosed || request?.destroyed) return;
-      const frame = frameMessage(options.encode(message));
-      if (request) request.write(frame);
-      else queued.push(frame);
-    },
+    write: (message) => writeEncoded(options.encode(message)),
+    writeEncoded,
     end() {
       if (halfClosed) return;
       halfClosed = true;

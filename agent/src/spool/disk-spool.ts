@@ -1,65 +1,60 @@
 // Store and forward: every result is on disk within `flushDelayMs` of existing and stays there
 // until the control plane acknowledges the batch holding it.
 //
-// On disk the spool is an append-only log cut into segments (segment-<seq>.jsonl). A line is a
-// result, a seal ({"seal":batchId,"seq":n}: the results above it not yet in a batch make that
-// batch) or a release ({"done":batchId}: acknowledged or evicted). Segments are opened with
-// O_DSYNC, so a write is durable when it returns: a flush is one write, one trip to libuv's
-// thread pool, never one per result. (Those trips, not the bytes, were most of what the spool
-// cost per check: open, write, fdatasync, close, rename and unlink per batch.) A release waits
-// for the next write; a segment is deleted once every batch sealed in it is released.
+// On disk the spool is an append-only log cut into segments (segment-<seq>.spool) of records
+// (spool-records.ts): results, already encoded as they travel (encoded-results.ts); a seal,
+// whose batch is the results above it in the same segment; a release (acknowledged or
+// evicted). Segments are opened with O_DSYNC, so a write is durable when it returns: a flush
+// is one write, one trip to libuv's thread pool, never one per result. A release goes with
+// the next write; a segment is deleted once every batch sealed in it is released.
 //
 // File operations run on the thread pool one at a time, in order, never on the event loop: a
 // slow disk delays the spool, not the checks' schedule. A batch is sent only once its seal is
 // durable. A crash loses at most the last unflushed moment of results, none of them ever sent,
 // so none acknowledged; at worst a result is sent twice (a release not yet written), and
-// ingestion ignores repeats. Files of the earlier layout (batch-*.jsonl, current.jsonl) are
-// read on open and deleted as their results are acknowledged.
+// ingestion ignores repeats. On open, a segment's torn tail is cut off and results a crash
+// left unsealed are sealed where they are. What earlier agent versions spooled as JSON lines
+// is moved into a segment of its own (legacy-spool.ts).
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, rmSync, truncateSync, writeSync } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { encodeResults, type SpooledResult } from './encoded-results.js';
+import { readLegacySpool, type LegacyContent } from './legacy-spool.js';
+import { readRecords, releaseRecord, resultsRecord, sealRecord } from './spool-records.js';
 
-export interface SpooledResult {
-  id: string;
-  serviceId: string;
-  assignmentVersion: number;
-  ok: boolean;
-  degraded: boolean;
-  responseTimeMs: number;
-  message: string;
-  checkedAtMs: number;
-  details: Record<string, unknown>;
-  adHoc: boolean;
-}
+export type { SpooledResult };
 
 export interface SealedBatch {
   seq: number;
   batchId: string;
-  results: SpooledResult[];
-  /** The results' bytes on disk. */
-  bytes: number;
+  /** How many results it holds. */
+  count: number;
+  /** Its results, encoded for the wire. */
+  encoded: Buffer;
 }
 
 export interface SpoolStats {
   batches: number;
   results: number;
+  /** The results' encoded bytes (a result counts once it is flushed). */
   bytes: number;
   evictedResults: number;
 }
 
-/** A sealed batch and where it lives: its segment, or its own file from the earlier layout. */
 interface HeldBatch extends SealedBatch {
-  where: Segment | string;
+  segment: Segment;
 }
 
-/** Results not yet in a batch: serialized once, `written` of them already durable in the active segment. */
+/** Results not yet in a batch: appended (`fresh`), or encoded, one chunk per flush, the first `written` chunks durable. */
 interface Unsealed {
-  results: SpooledResult[];
-  lines: string[];
-  bytes: number;
+  fresh: SpooledResult[];
+  chunks: Uint8Array[];
+  counts: number[];
   written: number;
+  count: number;
+  bytes: number;
 }
 
 interface Segment {
@@ -76,30 +71,24 @@ interface ActiveSegment {
   bytes: number;
 }
 
-const SEGMENT_FILE = /^segment-(\d+)\.jsonl$/;
-const LEGACY_BATCH_FILE = /^batch-(\d+)-([0-9a-f-]{36})\.jsonl$/;
-const LEGACY_CURRENT = 'current.jsonl';
-/** Unflushed bytes that trigger a flush before the timer does. */
-const FLUSH_BYTES = 256 * 1024;
+const SEGMENT_FILE = /^segment-(\d+)\.spool$/;
+/** Results appended since the last flush that trigger one before the timer does. */
+const FLUSH_RESULTS = 1000;
 /** A segment is closed after the seal that takes it past this (or a quarter of the spool's size). */
 const SEGMENT_BYTES = 1024 * 1024;
 const APPEND_DURABLY = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 
-const emptyUnsealed = (): Unsealed => ({ results: [], lines: [], bytes: 0, written: 0 });
-const sealLine = (batchId: string, seq: number) => `${JSON.stringify({ seal: batchId, seq })}\n`;
-const releaseLine = (batchId: string) => `${JSON.stringify({ done: batchId })}\n`;
+const emptyUnsealed = (): Unsealed => ({ fresh: [], chunks: [], counts: [], written: 0, count: 0, bytes: 0 });
 
 export class DiskSpool {
   private readonly sealedBatches: HeldBatch[] = [];
   private current = emptyUnsealed();
-  /** Bytes appended to `current` since the last flush was asked for. */
-  private unflushedBytes = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private active: ActiveSegment | undefined;
-  /** Release lines that go with the next write. */
-  private releases: string[] = [];
-  /** The last write failed part-way: the next one starts on a line of its own. */
-  private tornTail = false;
+  /** Release records that go with the next write. */
+  private releases: Buffer[] = [];
+  /** A write failed part-way at this length of the active segment: the next one cuts the file back first. */
+  private tornAt: number | undefined;
   /** The file operations, run one after the other; settles when the last one has. */
   private queue: Promise<void> = Promise.resolve();
   /** Results (and their bytes) of batches sealed but not yet durable. */
@@ -131,24 +120,20 @@ export class DiskSpool {
 
   /** Keeps the result; it reaches the disk with the next flush, at most `flushDelayMs` later. */
   append(result: SpooledResult): void {
-    const line = `${JSON.stringify(result)}\n`;
-    const bytes = Buffer.byteLength(line);
-    this.current.results.push(result);
-    this.current.lines.push(line);
-    this.current.bytes += bytes;
-    this.unflushedBytes += bytes;
-    if (this.unflushedBytes >= FLUSH_BYTES) void this.flush();
+    this.current.fresh.push(result);
+    this.current.count++;
+    if (this.current.fresh.length >= FLUSH_RESULTS) void this.flush();
     else this.flushTimer ??= setTimeout(() => void this.flush(), this.flushDelayMs);
-    this.evictIfOverSize();
   }
 
   /**
    * Writes what was appended so far (one durable write); resolves once it is on disk. A failed
-   * write (disk full) is logged and its lines go with the next flush.
+   * write (disk full) is logged and its results go with the next flush.
    */
   flush(): Promise<void> {
     this.stopFlushTimer();
     const unsealed = this.current;
+    this.encodeFresh(unsealed);
     return this.enqueue(async () => {
       try {
         await this.write(unsealed);
@@ -174,7 +159,7 @@ export class DiskSpool {
   }
 
   pendingCount(): number {
-    return this.current.results.length;
+    return this.current.count;
   }
 
   /**
@@ -184,28 +169,29 @@ export class DiskSpool {
    */
   seal(): Promise<SealedBatch | null> {
     const unsealed = this.current;
-    if (unsealed.results.length === 0) return Promise.resolve(null);
+    if (unsealed.count === 0) return Promise.resolve(null);
     this.stopFlushTimer();
+    this.encodeFresh(unsealed);
     this.current = emptyUnsealed();
-    this.sealing.results += unsealed.results.length;
+    this.sealing.results += unsealed.count;
     this.sealing.bytes += unsealed.bytes;
     const seq = this.nextSeq++;
     const batchId = randomUUID();
     return this.enqueue(async () => {
       try {
-        await this.write(unsealed, sealLine(batchId, seq));
+        await this.write(unsealed, sealRecord(batchId, seq));
       } catch (err) {
         this.logger.error({ err }, 'sealing a spool batch failed; its results stay pending');
-        // No later operation has run yet: what was appended since follows in the same segment.
+        // No later write has run yet: what was appended since goes after these, unwritten.
         const next = this.current;
-        this.current = { results: unsealed.results.concat(next.results), lines: unsealed.lines.concat(next.lines), bytes: unsealed.bytes + next.bytes, written: unsealed.written };
+        this.current = { fresh: next.fresh, chunks: unsealed.chunks.concat(next.chunks), counts: unsealed.counts.concat(next.counts), written: unsealed.written, count: unsealed.count + next.count, bytes: unsealed.bytes + next.bytes };
         return null;
       } finally {
-        this.sealing.results -= unsealed.results.length;
+        this.sealing.results -= unsealed.count;
         this.sealing.bytes -= unsealed.bytes;
       }
       // A seal is never an empty write, so it went to the active segment.
-      const batch = this.addSealed({ seq, batchId, results: unsealed.results, bytes: unsealed.bytes, where: this.active!.segment });
+      const batch = this.addSealed({ seq, batchId, count: unsealed.count, encoded: Buffer.concat(unsealed.chunks), segment: this.active!.segment });
       await this.rotateIfFull();
       return batch;
     });
@@ -225,19 +211,29 @@ export class DiskSpool {
   }
 
   stats(): SpoolStats {
-    const sealedResults = this.sealedBatches.reduce((n, b) => n + b.results.length, 0);
+    const sealedResults = this.sealedBatches.reduce((n, b) => n + b.count, 0);
     return {
       batches: this.sealedBatches.length,
-      results: sealedResults + this.sealing.results + this.current.results.length,
+      results: sealedResults + this.sealing.results + this.current.count,
       bytes: this.sealedBytes + this.sealing.bytes + this.current.bytes,
       evictedResults: this.evicted,
     };
   }
 
+  /** Encodes the results appended since the last flush as the next chunk of `unsealed`. */
+  private encodeFresh(unsealed: Unsealed): void {
+    if (unsealed.fresh.length === 0) return;
+    const chunk = encodeResults(unsealed.fresh);
+    unsealed.chunks.push(chunk);
+    unsealed.counts.push(unsealed.fresh.length);
+    unsealed.bytes += chunk.length;
+    unsealed.fresh = [];
+    this.evictIfOverSize();
+  }
+
   private stopFlushTimer(): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    this.unflushedBytes = 0;
   }
 
   private enqueue<T>(operation: () => Promise<T>): Promise<T> {
@@ -250,23 +246,28 @@ export class DiskSpool {
   }
 
   /**
-   * Appends, in one durable write, the releases asked for so far, the lines of `unsealed` not
+   * Appends, in one durable write, the releases asked for so far, the chunks of `unsealed` not
    * yet on disk and `seal` (when sealing).
    */
-  private async write(unsealed: Unsealed, seal = ''): Promise<void> {
+  private async write(unsealed: Unsealed, seal?: Buffer): Promise<void> {
     const releases = this.releases.length;
-    const end = unsealed.lines.length;
-    const text = this.releases.join('') + unsealed.lines.slice(unsealed.written, end).join('') + seal;
-    if (text === '') return;
+    const end = unsealed.chunks.length;
+    const records = this.releases.slice();
+    for (let i = unsealed.written; i < end; i++) records.push(resultsRecord(unsealed.counts[i]!, unsealed.chunks[i]!));
+    if (seal) records.push(seal);
+    if (records.length === 0) return;
     const active = await this.activeSegment();
-    const bytes = Buffer.from(this.tornTail ? `\n${text}` : text);
+    if (this.tornAt !== undefined) {
+      await active.handle!.truncate(this.tornAt);
+      this.tornAt = undefined;
+    }
+    const bytes = Buffer.concat(records);
     try {
       for (let offset = 0; offset < bytes.length; ) offset += (await active.handle!.write(bytes, offset)).bytesWritten;
     } catch (err) {
-      this.tornTail = true;
+      this.tornAt = active.bytes;
       throw err;
     }
-    this.tornTail = false;
     active.bytes += bytes.length;
     unsealed.written = end;
     this.releases.splice(0, releases);
@@ -295,23 +296,21 @@ export class DiskSpool {
   }
 
   private segmentFile(seq: number): string {
-    return path.join(this.dir, `segment-${String(seq).padStart(12, '0')}.jsonl`);
+    return path.join(this.dir, `segment-${String(seq).padStart(12, '0')}.spool`);
   }
 
   /** Forgets the batch at once; the disk learns of it with the next write, or loses its segment. */
   private release(batch: HeldBatch): void {
-    this.sealedBytes -= batch.bytes;
-    const { where } = batch;
-    if (typeof where === 'string') return this.removeLater(where);
-    where.live -= 1;
+    this.sealedBytes -= batch.encoded.length;
+    const { segment } = batch;
+    segment.live -= 1;
+    const active = segment === this.active?.segment;
     // The active segment goes when it is closed (rotateIfFull).
-    if (where.live === 0 && where !== this.active?.segment) this.removeLater(where.file);
-    else this.releases.push(releaseLine(batch.batchId));
-  }
-
-  /** With the next turn of the queue: a crash before only means a re-send. */
-  private removeLater(file: string): void {
-    void this.enqueue(() => this.removeFile(file));
+    if (segment.live === 0 && !active) return void this.enqueue(() => this.removeFile(segment.file));
+    this.releases.push(releaseRecord(batch.batchId));
+    // Results keep coming to the active segment, and a release goes with their next write; an
+    // older segment's is written at once, or an idle agent would send its batch again after a restart.
+    if (!active) void this.enqueue(() => this.write(emptyUnsealed()).catch((err: unknown) => this.logger.error({ err }, 'recording a release in the spool failed')));
   }
 
   private async removeFile(file: string): Promise<void> {
@@ -323,136 +322,105 @@ export class DiskSpool {
   }
 
   private addSealed(batch: HeldBatch): HeldBatch {
-    if (typeof batch.where !== 'string') batch.where.live += 1;
+    batch.segment.live += 1;
     this.sealedBatches.push(batch);
-    this.sealedBytes += batch.bytes;
+    this.sealedBytes += batch.encoded.length;
     return batch;
   }
 
   private load(): void {
     const names = readdirSync(this.dir).sort();
-    const seen = new Set<string>();
-    for (const name of names.filter((n) => n.endsWith('.tmp'))) rmSync(path.join(this.dir, name), { force: true });
-    this.loadLegacyBatches(names, seen);
-    // What the earlier layout appended but never sealed; a result already in a batch counts once.
-    const leftover = this.readResultLines(path.join(this.dir, LEGACY_CURRENT)).filter((r) => !seen.has(r.id) && seen.add(r.id));
-    const segments = this.loadSegments(names, seen);
-    leftover.push(...segments.unsealed);
-    // Durable in a segment of its own before the files that held it go.
-    if (leftover.length > 0) this.sealLeftover(leftover);
-    for (const segment of segments.dead) rmSync(segment.file, { force: true });
-    rmSync(path.join(this.dir, LEGACY_CURRENT), { force: true });
+    const legacy = readLegacySpool(this.dir, names);
+    if (legacy.tornLines > 0) this.logger.warn({ lines: legacy.tornLines }, 'skipped lines of the spool torn by a crash');
+    this.nextSeq = legacy.lastSeq + 1;
+    const segments = this.loadSegments(names);
+    if (legacy.files.length > 0) this.moveLegacy(legacy);
+    for (const segment of segments) if (segment.live === 0) rmSync(segment.file, { force: true });
+    this.sealedBatches.sort((a, b) => a.seq - b.seq);
     this.evictIfOverSize();
     const stats = this.stats();
     if (stats.results > 0) this.logger.info({ batches: stats.batches, results: stats.results }, 'loaded unacknowledged results from the spool');
   }
 
-  private loadLegacyBatches(names: string[], seen: Set<string>): void {
-    for (const name of names) {
-      const match = LEGACY_BATCH_FILE.exec(name);
-      if (!match) continue;
-      const file = path.join(this.dir, name);
-      const results = this.readResultLines(file).filter((r) => !seen.has(r.id) && seen.add(r.id));
-      this.nextSeq = Math.max(this.nextSeq, Number(match[1]) + 1);
-      if (results.length === 0) rmSync(file, { force: true });
-      else this.addSealed({ seq: Number(match[1]), batchId: match[2]!, results, bytes: readFileSync(file).length, where: file });
-    }
-  }
-
   /**
-   * Reads the segments oldest first: the batches not released (listed as sealed), the results
-   * after the last seal (a crash came before it), and the segments that hold nothing live.
+   * Reads the segments: their batches not released are listed as sealed. A segment's torn tail
+   * is cut off, and results after its last seal (a crash came before it) are sealed in place.
    */
-  private loadSegments(names: string[], seen: Set<string>): { unsealed: SpooledResult[]; dead: Segment[] } {
-    const segments: Segment[] = [];
-    const batches: HeldBatch[] = [];
-    const released = new Set<string>();
-    let unsealed = emptyUnsealed();
-    for (const name of names) {
+  private loadSegments(names: string[]): Segment[] {
+    const read = names.flatMap((name) => {
       const match = SEGMENT_FILE.exec(name);
-      if (!match) continue;
+      if (!match) return [];
       const segment: Segment = { seq: Number(match[1]), file: path.join(this.dir, name), live: 0 };
-      segments.push(segment);
+      const bytes = readFileSync(segment.file);
+      return [{ segment, bytes, ...readRecords(bytes) }];
+    });
+    const released = new Set<string>();
+    const batches: HeldBatch[] = [];
+    const leftovers: { segment: Segment; chunks: Buffer[]; count: number }[] = [];
+    for (const { segment, bytes, records, intactBytes } of read) {
       this.nextSegmentSeq = Math.max(this.nextSegmentSeq, segment.seq + 1);
-      for (const line of this.readLines(segment.file)) {
-        const record = parseLine(line);
-        if (record.kind === 'seal') {
-          batches.push({ seq: record.seq, batchId: record.batchId, results: unsealed.results, bytes: unsealed.bytes, where: segment });
+      let chunks: Buffer[] = [];
+      let count = 0;
+      for (const record of records) {
+        if (record.kind === 'results') {
+          chunks.push(record.encoded);
+          count += record.count;
+        } else if (record.kind === 'seal') {
+          batches.push({ seq: record.seq, batchId: record.batchId, count, encoded: Buffer.concat(chunks), segment });
           this.nextSeq = Math.max(this.nextSeq, record.seq + 1);
-          unsealed = emptyUnsealed();
-        } else if (record.kind === 'release') released.add(record.batchId);
-        else if (record.kind === 'result' && !seen.has(record.result.id)) {
-          seen.add(record.result.id);
-          unsealed.results.push(record.result);
-          unsealed.bytes += Buffer.byteLength(line) + 1;
-        } else if (record.kind === 'torn') this.logger.warn({ file: segment.file }, 'skipped a torn line in the spool');
+          chunks = [];
+          count = 0;
+        } else released.add(record.batchId);
       }
+      if (intactBytes < bytes.length) {
+        this.logger.warn({ file: segment.file, bytes: bytes.length - intactBytes }, 'cut off the end of a spool segment torn by a crash');
+        truncateSync(segment.file, intactBytes);
+      }
+      if (count > 0) leftovers.push({ segment, chunks, count });
     }
-    for (const batch of batches) if (!released.has(batch.batchId) && batch.results.length > 0) this.addSealed(batch);
-    this.sealedBatches.sort((a, b) => a.seq - b.seq);
-    return { unsealed: unsealed.results, dead: segments.filter((s) => s.live === 0) };
+    for (const batch of batches) if (!released.has(batch.batchId) && batch.count > 0) this.addSealed(batch);
+    for (const { segment, chunks, count } of leftovers) {
+      const batch: HeldBatch = { seq: this.nextSeq++, batchId: randomUUID(), count, encoded: Buffer.concat(chunks), segment };
+      appendDurably(segment.file, sealRecord(batch.batchId, batch.seq));
+      this.addSealed(batch);
+    }
+    return read.map((r) => r.segment);
   }
 
-  /** Writes results a previous run never sealed into a new segment as one batch, durably, and keeps writing there. */
-  private sealLeftover(results: SpooledResult[]): void {
-    const seq = this.nextSeq++;
-    const batchId = randomUUID();
-    const lines = results.map((r) => `${JSON.stringify(r)}\n`).join('');
-    const bytes = Buffer.from(lines + sealLine(batchId, seq));
-    const segmentSeq = this.nextSegmentSeq++;
-    const segment: Segment = { seq: segmentSeq, file: this.segmentFile(segmentSeq), live: 0 };
-    const fd = openSync(segment.file, APPEND_DURABLY | constants.O_EXCL);
-    try {
-      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
-      this.active = { segment, handle: undefined, bytes: fstatSync(fd).size };
-    } finally {
-      closeSync(fd);
+  /** Writes what the earlier layouts hold into a segment of its own, durably, then deletes their files. */
+  private moveLegacy(legacy: LegacyContent): void {
+    const held = new Set(this.sealedBatches.map((b) => b.batchId));
+    const batches = legacy.batches.filter((b) => !held.has(b.batchId));
+    if (legacy.unsealed.length > 0) batches.push({ seq: this.nextSeq++, batchId: randomUUID(), results: legacy.unsealed });
+    if (batches.length > 0) {
+      const seq = this.nextSegmentSeq++;
+      const segment: Segment = { seq, file: this.segmentFile(seq), live: 0 };
+      const records: Buffer[] = [];
+      for (const b of batches) {
+        const encoded = Buffer.from(encodeResults(b.results));
+        records.push(resultsRecord(b.results.length, encoded), sealRecord(b.batchId, b.seq));
+        this.addSealed({ seq: b.seq, batchId: b.batchId, count: b.results.length, encoded, segment });
+      }
+      appendDurably(segment.file, Buffer.concat(records));
     }
-    this.addSealed({ seq, batchId, results, bytes: Buffer.byteLength(lines), where: segment });
-  }
-
-  private readLines(file: string): string[] {
-    try {
-      return readFileSync(file, 'utf8').split('\n').filter(Boolean);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
-    }
-  }
-
-  /** The results of a file of the earlier layout; a line torn by a crash mid-write is skipped, not fatal. */
-  private readResultLines(file: string): SpooledResult[] {
-    const results: SpooledResult[] = [];
-    for (const line of this.readLines(file)) {
-      const record = parseLine(line);
-      if (record.kind === 'result') results.push(record.result);
-      else this.logger.warn({ file }, 'skipped a torn line in the spool');
-    }
-    return results;
+    for (const file of legacy.files) rmSync(file, { force: true });
   }
 
   private evictIfOverSize(): void {
     while (this.sealedBytes + this.sealing.bytes + this.current.bytes > this.maxBytes && this.sealedBatches.length > 0) {
       const oldest = this.sealedBatches.shift()!;
       this.release(oldest);
-      this.evicted += oldest.results.length;
-      this.logger.warn({ results: oldest.results.length, evictedTotal: this.evicted, maxBytes: this.maxBytes }, 'spool full: dropped the oldest undelivered results');
+      this.evicted += oldest.count;
+      this.logger.warn({ results: oldest.count, evictedTotal: this.evicted, maxBytes: this.maxBytes }, 'spool full: dropped the oldest undelivered results');
     }
   }
 }
 
-type Line = { kind: 'result'; result: SpooledResult } | { kind: 'seal'; batchId: string; seq: number } | { kind: 'release'; batchId: string } | { kind: 'torn' };
-
-function parseLine(line: string): Line {
-  let value: Record<string, unknown>;
+function appendDurably(file: string, bytes: Buffer): void {
+  const fd = openSync(file, APPEND_DURABLY);
   try {
-    value = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return { kind: 'torn' };
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+  } finally {
+    closeSync(fd);
   }
-  if (typeof value.seal === 'string' && typeof value.seq === 'number') return { kind: 'seal', batchId: value.seal, seq: value.seq };
-  if (typeof value.done === 'string') return { kind: 'release', batchId: value.done };
-  // Results spooled by an agent version without `degraded` read as not degraded.
-  if (typeof value.id === 'string') return { kind: 'result', result: { degraded: false, ...(value as Omit<SpooledResult, 'degraded'>) } };
-  return { kind: 'torn' };
 }

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { createPublisher, type Publisher, type PublisherOptions } from '../../../agent/src/publisher/publisher.js';
 import { DiskSpool, type SealedBatch } from '../../../agent/src/spool/disk-spool.js';
 import { poll } from '../../support/poll.js';
+import { resultsOf } from '../../support/spooled-results.js';
 
 const result = () => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, responseTimeMs: 1, message: 'ok', checkedAtMs: Date.now(), details: {}, adHoc: false });
 
@@ -45,7 +46,7 @@ describe('publisher', () => {
       p.publish(result());
       await settled();
       expect(sent).to.have.length(1);
-      expect(sent[0]!.results).to.have.length(3);
+      expect(sent[0]!.count).to.equal(3);
     });
 
     it('sends a partial batch after maxDelayMs', async () => {
@@ -55,7 +56,7 @@ describe('publisher', () => {
       p.publish(r);
       expect(sent).to.deep.equal([]);
       await poll(() => sent.length === 1, { what: 'the timed flush' });
-      expect(sent[0]!.results.map((x) => x.id)).to.deep.equal([r.id]);
+      expect(resultsOf(sent[0]!).map((x) => x.id)).to.deep.equal([r.id]);
     });
 
     it('keeps batches while offline and sends them in order once connected', async () => {

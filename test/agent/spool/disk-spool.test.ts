@@ -5,12 +5,18 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { DiskSpool, type SpooledResult } from '../../../agent/src/spool/disk-spool.js';
+import { encodeResults } from '../../../agent/src/spool/encoded-results.js';
+import { readRecords, type SpoolRecord } from '../../../agent/src/spool/spool-records.js';
 import { poll } from '../../support/poll.js';
+import { resultsOf } from '../../support/spooled-results.js';
 
 const silent = pino({ level: 'silent' });
 const result = (): SpooledResult => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, responseTimeMs: 5, message: 'ok', checkedAtMs: Date.now(), details: { connect_ms: 1 }, adHoc: false });
-const idsOf = (spool: DiskSpool) => spool.sealed().flatMap((b) => b.results.map((r) => r.id));
+const idsOf = (spool: DiskSpool) => spool.sealed().flatMap((b) => resultsOf(b).map((r) => r.id));
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+/** A segment's records, each as its kind and what names it: the result ids, the batch. */
+const describeRecords = (records: SpoolRecord[]) =>
+  records.map((r) => (r.kind === 'results' ? { results: resultsOf({ seq: 0, batchId: 'x', count: r.count, encoded: r.encoded }).map((x) => x.id) } : r.kind === 'seal' ? { seal: r.batchId, seq: r.seq } : { done: r.batchId }));
 
 describe('disk spool', () => {
   let dir: string;
@@ -20,19 +26,19 @@ describe('disk spool', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const open = (maxBytes = 1024 * 1024, logger = silent) => DiskSpool.open(dir, { maxBytes, logger });
   const segments = () => readdirSync(dir).filter((f) => f.startsWith('segment-')).sort();
-  const segmentText = (name: string) => readFileSync(path.join(dir, name), 'utf8');
+  const segmentRecords = (name: string) => describeRecords(readRecords(readFileSync(path.join(dir, name))).records);
   const bytesOnDisk = () => readdirSync(dir).reduce((n, f) => n + readFileSync(path.join(dir, f)).length, 0);
 
   describe('append', () => {
-    it('writes the results appended since the last flush together, one JSON line each', async () => {
+    it('writes the results appended since the last flush together, as one record', async () => {
       const spool = open();
       const [a, b] = [result(), result()];
       spool.append(a);
       spool.append(b);
       expect(spool.stats()).to.include({ batches: 0, results: 2 });
       await spool.flush();
-      expect(segments()).to.deep.equal(['segment-000000000001.jsonl']);
-      expect(segmentText(segments()[0]!)).to.equal(line(a) + line(b));
+      expect(segments()).to.deep.equal(['segment-000000000001.spool']);
+      expect(segmentRecords(segments()[0]!)).to.deep.equal([{ results: [a.id, b.id] }]);
       await spool.close();
     });
 
@@ -40,7 +46,8 @@ describe('disk spool', () => {
       const spool = DiskSpool.open(dir, { maxBytes: 1024 * 1024, logger: silent, flushDelayMs: 10 });
       const a = result();
       spool.append(a);
-      await poll(() => segments().length === 1 && segmentText(segments()[0]!) === line(a), { what: 'the timed flush' });
+      await poll(() => segments().length === 1 && segmentRecords(segments()[0]!).length === 1, { what: 'the timed flush' });
+      expect(segmentRecords(segments()[0]!)).to.deep.equal([{ results: [a.id] }]);
       await spool.close();
     });
   });
@@ -52,9 +59,9 @@ describe('disk spool', () => {
       spool.append(a);
       spool.append(b);
       const batch = (await spool.seal())!;
-      expect(batch).to.include({ seq: 1 });
-      expect(batch.results).to.deep.equal([a, b]);
-      expect(segmentText(segments()[0]!)).to.equal(line(a) + line(b) + line({ seal: batch.batchId, seq: 1 }));
+      expect(batch).to.include({ seq: 1, count: 2 });
+      expect(resultsOf(batch)).to.deep.equal([a, b]);
+      expect(segmentRecords(segments()[0]!)).to.deep.equal([{ results: [a.id, b.id] }, { seal: batch.batchId, seq: 1 }]);
       expect(await spool.seal(), 'nothing left to seal').to.equal(null);
     });
 
@@ -65,8 +72,8 @@ describe('disk spool', () => {
       await spool.flush();
       spool.append(b);
       const batch = (await spool.seal())!;
-      expect(batch.results.map((r) => r.id)).to.deep.equal([a.id, b.id]);
-      expect(segmentText(segments()[0]!), 'a written once').to.equal(line(a) + line(b) + line({ seal: batch.batchId, seq: 1 }));
+      expect(resultsOf(batch).map((r) => r.id)).to.deep.equal([a.id, b.id]);
+      expect(segmentRecords(segments()[0]!), 'a written once').to.deep.equal([{ results: [a.id] }, { results: [b.id] }, { seal: batch.batchId, seq: 1 }]);
     });
 
     it('takes the pending results at once and lists the batch only when its seal is durable', async () => {
@@ -80,10 +87,10 @@ describe('disk spool', () => {
       spool.append(b);
       const batch = (await sealing)!;
       expect(spool.sealed()).to.deep.equal([batch]);
-      expect(batch.results).to.deep.equal([a]);
+      expect(resultsOf(batch)).to.deep.equal([a]);
       await spool.flush();
       const reopened = open();
-      expect(reopened.sealed().map((s) => s.results.map((r) => r.id)), 'both survive a crash, each in its own batch').to.deep.equal([[a.id], [b.id]]);
+      expect(reopened.sealed().map((s) => resultsOf(s).map((r) => r.id)), 'both survive a crash, each in its own batch').to.deep.equal([[a.id], [b.id]]);
     });
 
     it('keeps the results pending when the disk fails the seal, and seals them with the next one', async () => {
@@ -98,23 +105,38 @@ describe('disk spool', () => {
       mkdirSync(dir);
       spool.append(b);
       const batch = (await spool.seal())!;
-      expect(batch.results.map((r) => r.id)).to.deep.equal([a.id, b.id]);
+      expect(resultsOf(batch).map((r) => r.id)).to.deep.equal([a.id, b.id]);
       expect(idsOf(open())).to.deep.equal([a.id, b.id]);
+    });
+
+    it('cuts off what a failed write left before it writes again', async () => {
+      const spool = open();
+      const [a, b] = [result(), result()];
+      spool.append(a);
+      const first = (await spool.seal())!;
+      // As a write the disk stopped part-way would leave it: the spool only learns it failed.
+      const file = path.join(dir, segments()[0]!);
+      const intact = readFileSync(file).length;
+      appendFileSync(file, Buffer.from([1, 200, 0, 0, 0, 1, 2]));
+      (spool as unknown as { tornAt: number }).tornAt = intact;
+      spool.append(b);
+      const second = (await spool.seal())!;
+      expect(segmentRecords(segments()[0]!)).to.deep.equal([{ results: [a.id] }, { seal: first.batchId, seq: 1 }, { results: [b.id] }, { seal: second.batchId, seq: 2 }]);
     });
 
     it('starts a new segment once one is full, and deletes a full one whose batches are all released', async () => {
       // A spool of 4,000 bytes closes its segments at 1,000.
       const spool = open(4_000);
-      const sealFive = async () => {
-        for (let i = 0; i < 5; i++) spool.append(result());
+      const sealTen = async () => {
+        for (let i = 0; i < 10; i++) spool.append(result());
         return (await spool.seal())!;
       };
-      const first = await sealFive();
-      const second = await sealFive();
-      expect(segments()).to.deep.equal(['segment-000000000001.jsonl', 'segment-000000000002.jsonl']);
+      const first = await sealTen();
+      const second = await sealTen();
+      expect(segments()).to.deep.equal(['segment-000000000001.spool', 'segment-000000000002.spool']);
       spool.acknowledge(first.batchId);
       await spool.idle();
-      expect(segments()).to.deep.equal(['segment-000000000002.jsonl']);
+      expect(segments()).to.deep.equal(['segment-000000000002.spool']);
       spool.acknowledge(second.batchId);
       await spool.idle();
       expect(segments()).to.deep.equal([]);
@@ -132,7 +154,7 @@ describe('disk spool', () => {
       expect(spool.acknowledge(batch.batchId), 'a repeated ack is harmless').to.equal(false);
       spool.append(b);
       await spool.flush();
-      expect(segmentText(segments()[0]!)).to.equal(line(a) + line({ seal: batch.batchId, seq: 1 }) + line({ done: batch.batchId }) + line(b));
+      expect(segmentRecords(segments()[0]!)).to.deep.equal([{ results: [a.id] }, { seal: batch.batchId, seq: 1 }, { done: batch.batchId }, { results: [b.id] }]);
       expect(idsOf(open())).to.deep.equal([b.id]);
     });
 
@@ -158,13 +180,13 @@ describe('disk spool', () => {
       const reopened = open();
       expect(idsOf(reopened)).to.deep.equal([a.id, b.id]);
       expect(reopened.sealed()[0]!.batchId, 'a re-send reuses the batch id').to.equal(batch.batchId);
-      expect(reopened.sealed()[0]!.results[0]).to.deep.equal(a);
+      expect(resultsOf(reopened.sealed()[0]!)).to.deep.equal([a]);
       expect(reopened.acknowledge(batch.batchId)).to.equal(true);
       await reopened.idle();
       expect(idsOf(open())).to.deep.equal([b.id]);
     });
 
-    it('seals what a crash left unsealed into a segment of its own, and loads it once however often it reopens', async () => {
+    it('seals what a crash left unsealed where it lies, and loads it once however often it reopens', async () => {
       const spool = open();
       const [x, a] = [result(), result()];
       spool.append(x);
@@ -172,37 +194,28 @@ describe('disk spool', () => {
       spool.append(a);
       await spool.flush();
       const once = open();
-      expect(once.sealed().map((b) => b.results.map((r) => r.id))).to.deep.equal([[x.id], [a.id]]);
-      expect(segments(), 'the first segment still holds a live batch').to.have.length(2);
+      expect(once.sealed().map((b) => resultsOf(b).map((r) => r.id))).to.deep.equal([[x.id], [a.id]]);
+      expect(segments()).to.deep.equal(['segment-000000000001.spool']);
+      expect(segmentRecords(segments()[0]!)).to.deep.equal([{ results: [x.id] }, { seal: sealed.batchId, seq: 1 }, { results: [a.id] }, { seal: once.sealed()[1]!.batchId, seq: 2 }]);
       const twice = open();
       expect(twice.sealed().map((b) => b.batchId)).to.deep.equal(once.sealed().map((b) => b.batchId));
-      expect(twice.sealed()[0]!.batchId).to.equal(sealed.batchId);
     });
 
-    it('never appends to a segment a previous run left, so a torn last line stays alone', async () => {
+    it('cuts off a record torn by a crash, keeps what came before it, and writes to a segment of its own', async () => {
       const spool = open();
-      const a = result();
+      const [a, b] = [result(), result()];
       spool.append(a);
-      await spool.seal();
       await spool.close();
-      appendFileSync(path.join(dir, segments()[0]!), '{"id":"half-writ');
+      const file = path.join(dir, segments()[0]!);
+      const intact = readFileSync(file).length;
+      appendFileSync(file, Buffer.from([1, 200, 0, 0, 0, 1, 2]));
       const reopened = open();
-      const b = result();
+      expect(readFileSync(file).length, 'the torn record is gone, a seal is in its place').to.be.greaterThan(intact);
+      expect(idsOf(reopened)).to.deep.equal([a.id]);
       reopened.append(b);
       await reopened.seal();
       expect(segments()).to.have.length(2);
       expect(idsOf(open())).to.deep.equal([a.id, b.id]);
-    });
-
-    it('skips a line torn by a crash instead of failing', async () => {
-      const spool = open();
-      const a = result();
-      spool.append(a);
-      await spool.close();
-      appendFileSync(path.join(dir, segments()[0]!), '{"id":"half-writ');
-      const reopened = open();
-      expect(reopened.stats().results).to.equal(1);
-      expect(idsOf(reopened)).to.deep.equal([a.id]);
     });
 
     it('continues the sequence numbers of the batches it loaded', async () => {
@@ -218,25 +231,43 @@ describe('disk spool', () => {
     });
   });
 
+  describe('the JSON-lines segments of the previous version', () => {
+    it('moves the batches not released, under their ids, and what was unsealed, into a segment of its own, once', async () => {
+      const [a, b, c] = [result(), result(), result()];
+      const [released, kept] = [randomUUID(), randomUUID()];
+      writeFileSync(path.join(dir, 'segment-000000000001.jsonl'), line(a) + line({ seal: released, seq: 1 }) + line(b) + line({ seal: kept, seq: 2 }));
+      writeFileSync(path.join(dir, 'segment-000000000002.jsonl'), line({ done: released }) + line(c) + '{"id":"half-writ');
+      const spool = open();
+      expect(spool.sealed().map((s) => [s.seq, s.batchId, resultsOf(s)])).to.deep.equal([
+        [2, kept, [b]],
+        [3, spool.sealed()[1]!.batchId, [c]],
+      ]);
+      expect(segments()).to.deep.equal(['segment-000000000001.spool']);
+      expect(idsOf(open()), 'loaded once').to.deep.equal([b.id, c.id]);
+      spool.acknowledge(kept);
+      await spool.idle();
+      expect(idsOf(open())).to.deep.equal([c.id]);
+    });
+  });
+
   describe('the earlier layout (batch files and current.jsonl)', () => {
     const legacyBatch = (seq: number, results: unknown[], batchId = randomUUID()) => {
       writeFileSync(path.join(dir, `batch-${String(seq).padStart(12, '0')}-${batchId}.jsonl`), results.map(line).join(''));
       return batchId;
     };
 
-    it('loads its batches under their ids, deletes a batch file once acknowledged, and seals current.jsonl anew', async () => {
+    it('moves its batches under their ids, and current.jsonl as a batch of its own, into a segment, and deletes their files', async () => {
       const [a, b] = [result(), result()];
       const batchId = legacyBatch(7, [a]);
       writeFileSync(path.join(dir, 'current.jsonl'), line(b));
       const spool = open();
-      expect(spool.sealed().map((s) => [s.seq, s.batchId, s.results.map((r) => r.id)])).to.deep.equal([
+      expect(spool.sealed().map((s) => [s.seq, s.batchId, resultsOf(s).map((r) => r.id)])).to.deep.equal([
         [7, batchId, [a.id]],
         [8, spool.sealed()[1]!.batchId, [b.id]],
       ]);
-      expect(existsSync(path.join(dir, 'current.jsonl'))).to.equal(false);
+      expect(readdirSync(dir)).to.deep.equal(['segment-000000000001.spool']);
       spool.acknowledge(batchId);
       await spool.idle();
-      expect(readdirSync(dir).filter((f) => f.startsWith('batch-'))).to.deep.equal([]);
       expect(idsOf(open())).to.deep.equal([b.id]);
     });
 
@@ -244,7 +275,7 @@ describe('disk spool', () => {
       const { degraded: _, ...old } = result();
       const yellow = { ...result(), degraded: true };
       writeFileSync(path.join(dir, 'current.jsonl'), line(old) + line(yellow));
-      const [first, second] = open().sealed()[0]!.results;
+      const [first, second] = resultsOf(open().sealed()[0]!);
       expect(first).to.deep.equal({ ...old, degraded: false });
       expect(second).to.deep.equal(yellow);
     });
@@ -262,21 +293,21 @@ describe('disk spool', () => {
       writeFileSync(path.join(dir, `batch-000000000003-${randomUUID()}.jsonl`), '{"id":');
       const spool = open();
       expect(spool.sealed()).to.have.length(1);
-      expect(readdirSync(dir).filter((f) => f.startsWith('batch-'))).to.have.length(1);
+      expect(readdirSync(dir)).to.deep.equal(['segment-000000000001.spool']);
       spool.append(result());
       expect((await spool.seal())!.seq, 'sequence numbers never go back').to.equal(4);
     });
   });
 
   describe('stats', () => {
-    it('counts batches, results and the bytes of their lines', async () => {
+    it('counts batches, results and their encoded bytes', async () => {
       const spool = open();
       const results = [result(), result(), result(), result()];
       for (const r of results.slice(0, 3)) spool.append(r);
       await spool.seal();
       spool.append(results[3]!);
       await spool.close();
-      const bytes = results.reduce((n, r) => n + Buffer.byteLength(line(r)), 0);
+      const bytes = encodeResults(results).length;
       expect(spool.stats()).to.deep.equal({ batches: 1, results: 4, bytes, evictedResults: 0 });
       expect(open().stats(), 'the same after a reopen').to.deep.equal({ batches: 2, results: 4, bytes, evictedResults: 0 });
     });
