@@ -24,38 +24,52 @@ export interface HttpExchange {
   certificate?: { subject: string; issuer: string; valid_to: string; days_remaining: number };
 }
 
-export interface HttpRequestOptions {
+/** A request ready to go: where to, and its bytes (encodeRequest). Made once per target and per redirect, not per check. */
+export interface PreparedRequest {
+  url: URL;
+  bytes: Buffer;
+  /** A HEAD request: its response has no body, whatever its headers say. */
+  head: boolean;
+}
+
+export interface RequestFields {
   method: string;
   headers: Record<string, string>;
   body?: string;
-  verifyTls: boolean;
-  maxBodyBytes: number;
-  signal: ProbeSignal;
 }
 
-export function httpRequest(url: URL, options: HttpRequestOptions): Promise<HttpExchange> {
+/** How an exchange is read: the same for every check of a target. */
+export interface ExchangeSettings {
+  verifyTls: boolean;
+  maxBodyBytes: number;
+}
+
+/** Throws for a method or header the request cannot carry, and a protocol other than HTTP(S). */
+export function prepareRequest(url: URL, fields: RequestFields): PreparedRequest {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`unsupported protocol "${url.protocol}"`);
+  return { url, bytes: encodeRequest(url, fields), head: fields.method === 'HEAD' };
+}
+
+export function httpRequest({ url, bytes, head }: PreparedRequest, settings: ExchangeSettings, signal: ProbeSignal): Promise<HttpExchange> {
   const started = performance.now();
   const since = () => performance.now() - started;
   const marks: Record<string, number> = {};
-  const { signal } = options;
   const secure = url.protocol === 'https:';
   let socket: net.Socket | undefined;
   let onAbort: (() => void) | undefined;
   const done = new Promise<HttpExchange>((resolve, reject) => {
-    if (!secure && url.protocol !== 'http:') throw new Error(`unsupported protocol "${url.protocol}"`);
-    const request = encodeRequest(url, options);
     // The URL keeps an IPv6 literal in brackets; the socket wants the address alone.
     const host = withoutBrackets(url.hostname);
     const port = Number(url.port) || (secure ? 443 : 80);
     const s = secure
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: options.verifyTls })
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: settings.verifyTls })
       : net.connect({ host, port });
     socket = s;
     onAbort = () => s.destroy(new Error('aborted'));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     let certificate: HttpExchange['certificate'];
-    const parser = new ResponseParser({ headRequest: options.method === 'HEAD', maxBodyBytes: options.maxBodyBytes });
+    const parser = new ResponseParser({ headRequest: head, maxBodyBytes: settings.maxBodyBytes });
     let settled = false;
     const finish = () => {
       if (settled) return;
@@ -96,7 +110,7 @@ export function httpRequest(url: URL, options: HttpRequestOptions): Promise<Http
     });
     s.on('error', reject);
     // Queued until the connection (and TLS) is up.
-    s.write(request);
+    s.write(bytes);
   });
   // Whatever ends the exchange, the connection goes with it.
   return done.finally(() => {
@@ -111,7 +125,7 @@ const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding']);
 
 /** The request's bytes: its line, the headers (the user's win over the defaults), the body. */
-function encodeRequest(url: URL, options: Pick<HttpRequestOptions, 'method' | 'headers' | 'body'>): Buffer {
+function encodeRequest(url: URL, options: RequestFields): Buffer {
   if (!HTTP_TOKEN.test(options.method)) throw new Error(`invalid method "${options.method}"`);
   const fields = new Map<string, [string, string]>();
   const set = (name: string, value: string) => fields.set(name.toLowerCase(), [name, value]);

@@ -1,8 +1,8 @@
 // HTTP and HTTPS: a request over a new connection; passes on an expected status (default
 // 200-399), the keyword when one is set, and a valid certificate unless told otherwise.
 import { describeNetworkError } from './network-errors.js';
-import { httpRequest, type HttpExchange } from './http-request.js';
-import type { Prober, ProbeResult } from './prober.js';
+import { httpRequest, prepareRequest, type ExchangeSettings, type HttpExchange, type PreparedRequest } from './http-request.js';
+import type { Prober, ProbeResult, ProbeTarget } from './prober.js';
 
 const MAX_REDIRECTS = 10;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -12,40 +12,65 @@ interface MethodAndBody {
   body?: string;
 }
 
+/** What every check of a target starts from, made on its first check. */
+interface PreparedTarget {
+  first: PreparedRequest;
+  settings: ExchangeSettings;
+  headers: Record<string, string>;
+}
+
 export function httpProber(): Prober<'HTTP'> {
+  // The scheduler hands the same target to every check of an assignment: parsing its URL and
+  // encoding its request once saves about a tenth of the CPU of a check on loopback (P1).
+  const prepared = new WeakMap<ProbeTarget<'HTTP'>, PreparedTarget>();
+  const prepare = (target: ProbeTarget<'HTTP'>): PreparedTarget => {
+    let p = prepared.get(target);
+    if (!p) {
+      const o = target.options;
+      const headers = o.headers ?? {};
+      p = {
+        first: prepareRequest(new URL(target.endpoint), { method: o.method ?? 'GET', headers, body: o.body }),
+        settings: { verifyTls: o.verify_tls ?? true, maxBodyBytes: MAX_BODY_BYTES },
+        headers,
+      };
+      prepared.set(target, p);
+    }
+    return p;
+  };
+
   return {
     family: 'HTTP',
     async probe(target, signal) {
       const o = target.options;
       const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
-      let url: URL;
-      let request: MethodAndBody = { method: o.method ?? 'GET', body: o.body };
+      let request: PreparedRequest;
       let exchange: HttpExchange;
       let redirects = 0;
       try {
-        url = new URL(target.endpoint);
+        const { first, settings, headers } = prepare(target);
+        request = first;
+        let fields: MethodAndBody | undefined;
         for (;;) {
-          exchange = await httpRequest(url, { ...request, headers: o.headers ?? {}, verifyTls: o.verify_tls ?? true, maxBodyBytes: MAX_BODY_BYTES, signal });
+          exchange = await httpRequest(request, settings, signal);
           const location = exchange.headers.location;
-          if ((o.follow_redirects ?? true) && isRedirect(exchange.status) && location) {
-            if (++redirects > MAX_REDIRECTS) return failed(elapsed(), `more than ${MAX_REDIRECTS} redirects`, { status_code: exchange.status });
-            url = new URL(location, url);
-            request = redirectedRequest(exchange.status, request);
+          if (location && (o.follow_redirects ?? true) && isRedirect(exchange.status)) {
+            if (++redirects > MAX_REDIRECTS) return failed(elapsedSince(started), `more than ${MAX_REDIRECTS} redirects`, { status_code: exchange.status });
+            fields = redirectedRequest(exchange.status, fields ?? { method: o.method ?? 'GET', body: o.body });
+            request = prepareRequest(new URL(location, request.url), { ...fields, headers });
             continue;
           }
           break;
         }
       } catch (err) {
         const message = signal.aborted ? `timed out after ${target.timeoutMs} ms` : describeNetworkError(err);
-        return failed(elapsed(), message, {});
+        return failed(elapsedSince(started), message, {});
       }
-      const responseTimeMs = elapsed();
+      const responseTimeMs = elapsedSince(started);
       const details: ProbeResult['details'] = { status_code: exchange.status, ...exchange.timings };
       if (exchange.bodyTruncated) details.body_truncated_at_bytes = MAX_BODY_BYTES;
       if (redirects > 0) {
         details.redirects = redirects;
-        details.final_url = url.toString();
+        details.final_url = request.url.toString();
       }
       if (exchange.certificate) {
         details.tls_subject = exchange.certificate.subject;
@@ -68,6 +93,8 @@ export function httpProber(): Prober<'HTTP'> {
     },
   };
 }
+
+const elapsedSince = (started: number) => Math.round(performance.now() - started);
 
 function isRedirect(status: number): boolean {
   return [301, 302, 303, 307, 308].includes(status);

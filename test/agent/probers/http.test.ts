@@ -4,6 +4,8 @@ import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { selfSignedCertificate } from '../../fixtures/peers/self-signed.js';
 import { poll } from '../../support/poll.js';
+import { defaultProbers } from '../../../agent/src/probers/index.js';
+import { createProberRegistry } from '../../../agent/src/probers/registry.js';
 import { itFailsLikeAnyProtocol, runProbe } from './probe-helpers.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -77,6 +79,21 @@ describe('http prober', () => {
     const loop = await runProbe('HTTP', `${base}/loop`);
     expect(loop.ok).to.equal(false);
     expect(loop.message).to.match(/more than 10 redirects/);
+  });
+
+  it('makes the same request on every check of one target, as the scheduler runs it', async () => {
+    routes.set('/again', (_q, s) => s.writeHead(307, { location: '/echo' }).end());
+    routes.set('/echo', (_q, s) => s.writeHead(204).end());
+    const target = { checkType: 'HTTP' as const, endpoint: `${base}/again`, timeoutMs: 5_000, options: { method: 'PUT', headers: { 'x-probe': 'yes' }, body: 'v=1' } };
+    const registry = createProberRegistry(defaultProbers());
+    const [first, second] = [await registry.run(target), await registry.run(target)];
+    expect([first.ok, second.ok, first.details.redirects, second.details.redirects]).to.deep.equal([true, true, 1, 1]);
+    expect(seen.map((r) => [r.method, r.url, r.body, r.headers['x-probe']])).to.deep.equal([
+      ['PUT', '/again', 'v=1', 'yes'],
+      ['PUT', '/echo', 'v=1', 'yes'],
+      ['PUT', '/again', 'v=1', 'yes'],
+      ['PUT', '/echo', 'v=1', 'yes'],
+    ]);
   });
 
   it('sends the method, headers and body asked for', async () => {
