@@ -13,7 +13,7 @@ import { readRecords } from '../../agent/src/spool/spool-records.js';
 import type { Assignment } from '../../shared/src/gen/agent.js';
 import { startFakeControlPlane, type FakeControlPlane } from '../fixtures/fake-control-plane.js';
 import { poll } from '../support/poll.js';
-import { resultsOf } from '../support/spooled-results.js';
+import { decodeResults } from '../support/spooled-results.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -180,7 +180,7 @@ describe('agent', function () {
           let ids: string[] = [];
           for (const record of readRecords(readFileSync(path.join(spoolDir, f))).records) {
             if (record.kind === 'seal') ids = [];
-            else if (record.kind === 'results') ids.push(...resultsOf({ seq: 0, batchId: 'unsealed', count: record.count, encoded: record.encoded }).map((r) => r.id));
+            else if (record.kind === 'results') ids.push(...decodeResults(record.encoded).map((r) => r.id));
           }
           return ids;
         });

@@ -8,9 +8,14 @@ import type { SealedBatch } from '../../agent/src/spool/disk-spool.js';
 import { AgentMessage, type CheckResult } from '../../shared/src/gen/agent.js';
 
 export function resultsOf(batch: SealedBatch): CheckResult[] {
-  const payload = AgentMessage.decode(resultsMessage(batch.batchId, batch.encoded)).payload;
+  return decodeResults(batch.encoded, batch.batchId);
+}
+
+/** Results encoded by the spool (a batch's, or a results record's), sent as the batch `batchId`. */
+export function decodeResults(encoded: Uint8Array, batchId = 'any'): CheckResult[] {
+  const payload = AgentMessage.decode(resultsMessage(batchId, encoded)).payload;
   if (payload?.$case !== 'results') throw new Error('not a results message');
-  if (payload.value.batchId !== batch.batchId) throw new Error(`the message names batch ${payload.value.batchId}, not ${batch.batchId}`);
+  if (payload.value.batchId !== batchId) throw new Error(`the message names batch ${payload.value.batchId}, not ${batchId}`);
   return payload.value.results;
 }
 

@@ -47,11 +47,16 @@ interface HeldBatch extends SealedBatch {
   segment: Segment;
 }
 
+/** Results encoded together by one flush (encodeResults). */
+interface Chunk {
+  encoded: Uint8Array;
+  count: number;
+}
+
 /** Results not yet in a batch: appended (`fresh`), or encoded, one chunk per flush, the first `written` chunks durable. */
 interface Unsealed {
   fresh: SpooledResult[];
-  chunks: Uint8Array[];
-  counts: number[];
+  chunks: Chunk[];
   written: number;
   count: number;
   bytes: number;
@@ -78,7 +83,7 @@ const FLUSH_RESULTS = 1000;
 const SEGMENT_BYTES = 1024 * 1024;
 const APPEND_DURABLY = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 
-const emptyUnsealed = (): Unsealed => ({ fresh: [], chunks: [], counts: [], written: 0, count: 0, bytes: 0 });
+const emptyUnsealed = (): Unsealed => ({ fresh: [], chunks: [], written: 0, count: 0, bytes: 0 });
 
 export class DiskSpool {
   private readonly sealedBatches: HeldBatch[] = [];
@@ -184,14 +189,14 @@ export class DiskSpool {
         this.logger.error({ err }, 'sealing a spool batch failed; its results stay pending');
         // No later write has run yet: what was appended since goes after these, unwritten.
         const next = this.current;
-        this.current = { fresh: next.fresh, chunks: unsealed.chunks.concat(next.chunks), counts: unsealed.counts.concat(next.counts), written: unsealed.written, count: unsealed.count + next.count, bytes: unsealed.bytes + next.bytes };
+        this.current = { fresh: next.fresh, chunks: unsealed.chunks.concat(next.chunks), written: unsealed.written, count: unsealed.count + next.count, bytes: unsealed.bytes + next.bytes };
         return null;
       } finally {
         this.sealing.results -= unsealed.count;
         this.sealing.bytes -= unsealed.bytes;
       }
       // A seal is never an empty write, so it went to the active segment.
-      const batch = this.addSealed({ seq, batchId, count: unsealed.count, encoded: Buffer.concat(unsealed.chunks), segment: this.active!.segment });
+      const batch = this.addSealed({ seq, batchId, count: unsealed.count, encoded: Buffer.concat(unsealed.chunks.map((c) => c.encoded)), segment: this.active!.segment });
       await this.rotateIfFull();
       return batch;
     });
@@ -223,10 +228,9 @@ export class DiskSpool {
   /** Encodes the results appended since the last flush as the next chunk of `unsealed`. */
   private encodeFresh(unsealed: Unsealed): void {
     if (unsealed.fresh.length === 0) return;
-    const chunk = encodeResults(unsealed.fresh);
-    unsealed.chunks.push(chunk);
-    unsealed.counts.push(unsealed.fresh.length);
-    unsealed.bytes += chunk.length;
+    const encoded = encodeResults(unsealed.fresh);
+    unsealed.chunks.push({ encoded, count: unsealed.fresh.length });
+    unsealed.bytes += encoded.length;
     unsealed.fresh = [];
     this.evictIfOverSize();
   }
@@ -252,8 +256,7 @@ export class DiskSpool {
   private async write(unsealed: Unsealed, seal?: Buffer): Promise<void> {
     const releases = this.releases.length;
     const end = unsealed.chunks.length;
-    const records = this.releases.slice();
-    for (let i = unsealed.written; i < end; i++) records.push(resultsRecord(unsealed.counts[i]!, unsealed.chunks[i]!));
+    const records = this.releases.concat(unsealed.chunks.slice(unsealed.written).map((c) => resultsRecord(c.count, c.encoded)));
     if (seal) records.push(seal);
     if (records.length === 0) return;
     const active = await this.activeSegment();

@@ -7,7 +7,7 @@
 // was never durable.
 import { crc32 } from 'node:zlib';
 
-export const RecordKind = { results: 1, seal: 2, release: 3 } as const;
+const RecordKind = { results: 1, seal: 2, release: 3 } as const;
 
 export type SpoolRecord =
   | { kind: 'results'; count: number; encoded: Buffer }
@@ -16,7 +16,7 @@ export type SpoolRecord =
 
 const HEADER_BYTES = 9;
 
-/** `count` results, `encoded` as the repeated field of a ResultBatch (wire-encoding.ts). */
+/** `count` results, `encoded` as the repeated field of a ResultBatch (encoded-results.ts). */
 export function resultsRecord(count: number, encoded: Uint8Array): Buffer {
   const payload = Buffer.allocUnsafe(4 + encoded.length);
   payload.writeUInt32LE(count, 0);

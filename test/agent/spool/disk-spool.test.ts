@@ -8,7 +8,7 @@ import { DiskSpool, type SpooledResult } from '../../../agent/src/spool/disk-spo
 import { encodeResults } from '../../../agent/src/spool/encoded-results.js';
 import { readRecords, type SpoolRecord } from '../../../agent/src/spool/spool-records.js';
 import { poll } from '../../support/poll.js';
-import { resultsOf } from '../../support/spooled-results.js';
+import { decodeResults, resultsOf } from '../../support/spooled-results.js';
 
 const silent = pino({ level: 'silent' });
 const result = (): SpooledResult => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, responseTimeMs: 5, message: 'ok', checkedAtMs: Date.now(), details: { connect_ms: 1 }, adHoc: false });
@@ -16,7 +16,7 @@ const idsOf = (spool: DiskSpool) => spool.sealed().flatMap((b) => resultsOf(b).m
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 /** A segment's records, each as its kind and what names it: the result ids, the batch. */
 const describeRecords = (records: SpoolRecord[]) =>
-  records.map((r) => (r.kind === 'results' ? { results: resultsOf({ seq: 0, batchId: 'x', count: r.count, encoded: r.encoded }).map((x) => x.id) } : r.kind === 'seal' ? { seal: r.batchId, seq: r.seq } : { done: r.batchId }));
+  records.map((r) => (r.kind === 'results' ? { results: decodeResults(r.encoded).map((x) => x.id) } : r.kind === 'seal' ? { seal: r.batchId, seq: r.seq } : { done: r.batchId }));
 
 describe('disk spool', () => {
   let dir: string;

@@ -86,7 +86,7 @@ interface InsertedCount {
 }
 
 /**
- * A batch is new but when an agent sends it again: the insert is first tried without `on
+ * A batch is new unless an agent sends it again: the insert is first tried without `on
  * conflict`, whose check of each row's key cost a sixth of the statement (P3), in a savepoint
  * that a replay rolls back to. Answers undefined when a result was stored already; the
  * transaction then goes on as before the attempt.
