@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { RetryPolicy } from './features/notifications/dispatcher.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
-import { createHttpServer } from './http/http-server.js';
+import { closeHttpServer, createHttpServer } from './http/http-server.js';
 import type { Logger } from './logger.js';
 import { startMetricsServer } from './metrics/metrics-endpoint.js';
 import { resolveSecrets } from './secrets.js';
@@ -95,11 +95,9 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     runRetention: () => parts.retentionJob.runOnce(),
     settleRollups: () => parts.rollups.settle(),
     async stop() {
-      const closing = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeIdleConnections();
       // Its follows go with its lease below; the clients closing now need not withdraw theirs.
       parts.followers.stop();
-      parts.appDeps.feed.close();
+      const closing = Promise.all([closeHttpServer(http), parts.appDeps.feed.close()]);
       await agent?.stop();
       await parts.gateway.drain();
       parts.gateway.closeAll();

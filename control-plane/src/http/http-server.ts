@@ -2,6 +2,7 @@
 // hold a request trickling in a byte at a time for 300 s): headers within a few seconds,
 // the whole request within HTTP_REQUEST_TIMEOUT_SECONDS, idle keep-alive connections closed
 // after 5 s, and at most HTTP_MAX_CONNECTIONS_PER_CLIENT connections open from one address.
+// At shutdown it drains within a bound instead of waiting on its clients.
 import http, { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
@@ -10,6 +11,9 @@ import type { HttpSettings } from '../config.js';
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** How often Node looks for requests past their timeouts (its default is 30 s). */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+/** At shutdown, how long requests in flight may take before their connections are cut. */
+export const DRAIN_GRACE_MS = 5_000;
+const IDLE_SWEEP_MS = 100;
 
 export function createHttpServer(handler: http.RequestListener, settings: HttpSettings): http.Server {
   const server = http.createServer(
@@ -24,6 +28,25 @@ export function createHttpServer(handler: http.RequestListener, settings: HttpSe
   limitConnectionsPerClient(server, settings.maxConnectionsPerClient);
   server.on('clientError', answerUnparsable);
   return server;
+}
+
+/**
+ * Stops listening and resolves once every connection is gone. Node keeps a keep-alive
+ * connection that was busy at close() open, serving whatever its client sends next, until the
+ * client leaves; so connections are closed as soon as they fall idle, and the ones still
+ * busy after `graceMs` are cut. Upgraded sockets are their owner's to close (ws-feed.ts).
+ */
+export function closeHttpServer(server: http.Server, graceMs = DRAIN_GRACE_MS): Promise<void> {
+  return new Promise((resolve) => {
+    const sweeper = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(sweeper);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 const PARSER_ERRORS: Record<string, [status: number, code: string, message: string]> = {

@@ -7,7 +7,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { HttpSettings } from '../config.js';
-import { createHttpServer } from '../http/http-server.js';
+import { closeHttpServer, createHttpServer } from '../http/http-server.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -72,11 +72,7 @@ export async function startMetricsServer(scrape: Scraper, address: { host: strin
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      return closed;
-    },
+    close: () => closeHttpServer(server),
   };
 }
 

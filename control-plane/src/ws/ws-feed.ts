@@ -5,6 +5,8 @@
 // removed or the user deleted (4403). Each socket receives its organization's events only.
 // The other replicas learn that this one follows the organization before the upgrade
 // completes, so they relay its events from the socket's first moment (followed-organizations.ts).
+// At shutdown every socket is told (1001) and the ones that do not finish the closing
+// handshake in time are cut, so a stop never waits on a client.
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors.js';
@@ -14,6 +16,7 @@ import type { EventBus, OrganizationEvent } from '../features/realtime/event-bus
 import type { CredentialVerifier } from '../features/auth/credential-verifier.js';
 import type { FollowedOrganizations } from '../cluster/followed-organizations.js';
 import type { Logger } from '../logger.js';
+import { DRAIN_GRACE_MS } from '../http/http-server.js';
 
 export const WS_PATH = '/api/v1/ws';
 const PING_INTERVAL_MS = 30_000;
@@ -22,6 +25,7 @@ const RECHECK_INTERVAL_MS = 2_000;
 const ADMISSION_TIMEOUT_MS = 10_000;
 
 /** Close codes in the application range, after the HTTP statuses they stand for. */
+const CLOSE_GOING_AWAY = 1001;
 const CLOSE_EXPIRED = 4401;
 const CLOSE_REVOKED = 4403;
 const REVOKED_REASONS: Record<GrantEnd, string> = {
@@ -37,7 +41,8 @@ export interface WsFeed {
   };
   /** koa-websocket middleware: registers the accepted socket. */
   accept(ctx: { websocket: WebSocket; req: IncomingMessage }): void;
-  close(): void;
+  /** Closes every socket, cutting those that have not closed after `graceMs`; resolves when all are gone. */
+  close(graceMs?: number): Promise<void>;
   clients(): number;
   /** Has a socket of this organization? Events of the others need not reach this process. */
   follows(organizationId: string): boolean;
@@ -68,6 +73,7 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
   const subscriptions = new Map<WebSocket, Subscription>();
   const byOrganization = new Map<string, Set<WebSocket>>();
   const alive = new WeakSet<WebSocket>();
+  let closed = false;
 
   const unsubscribe = bus.subscribe((event: OrganizationEvent) => {
     const sockets = byOrganization.get(event.organizationId);
@@ -128,10 +134,12 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
       path: WS_PATH,
       verifyClient(info, done) {
         const token = new URL(info.req.url ?? '', 'http://localhost').searchParams.get('token');
+        if (closed) return done(false, 503, 'Service Unavailable');
         if (!token) return done(false, 401, 'Unauthorized');
         verify(token)
           .then(async (actor) => {
             const organizationId = await access.resolveReadable(actor);
+            if (closed) return done(false, 503, 'Service Unavailable');
             await followers.hold(organizationId);
             const expiry = setTimeout(() => admitted.delete(info.req) && followers.release(organizationId), ADMISSION_TIMEOUT_MS);
             expiry.unref();
@@ -156,6 +164,11 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
       if (!admission) return websocket.close(CLOSE_REVOKED, 'unauthorized');
       admitted.delete(req);
       clearTimeout(admission.expiry);
+      // Authorized before the shutdown began, completed after it.
+      if (closed) {
+        followers.release(admission.grant.organizationId);
+        return void goAway([websocket], DRAIN_GRACE_MS);
+      }
       const subscription: Subscription = { grant: admission.grant, expiresAt: admission.expiresAt };
       const { organizationId } = subscription.grant;
       const sockets = byOrganization.get(organizationId) ?? new Set();
@@ -168,14 +181,29 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
       websocket.on('error', (err) => logger.debug({ err }, 'websocket error'));
     },
 
-    close() {
+    close(graceMs = DRAIN_GRACE_MS) {
+      closed = true;
       unsubscribe();
       clearInterval(pinger);
       clearInterval(rechecker);
-      for (const socket of subscriptions.keys()) socket.close(1001, 'server shutting down');
+      return goAway([...subscriptions.keys()], graceMs);
     },
 
     clients: () => subscriptions.size,
     follows: (organizationId) => byOrganization.has(organizationId),
   };
+}
+
+/** Starts the closing handshake on each socket and cuts the ones still open after `graceMs`. */
+function goAway(sockets: WebSocket[], graceMs: number): Promise<void> {
+  const gone = sockets.map(
+    (socket) =>
+      new Promise<void>((resolve) => {
+        if (socket.readyState === socket.CLOSED) return resolve();
+        socket.once('close', () => resolve());
+        socket.close(CLOSE_GOING_AWAY, 'server shutting down');
+      }),
+  );
+  const cut = setTimeout(() => sockets.forEach((socket) => socket.terminate()), graceMs);
+  return Promise.all(gone).then(() => clearTimeout(cut));
 }
