@@ -24,8 +24,9 @@ const RECHECK_INTERVAL_MS = 2_000;
 /** An upgrade authorized but never completed (the client went away) stops counting as a follower after this. */
 const ADMISSION_TIMEOUT_MS = 10_000;
 
-/** Close codes in the application range, after the HTTP statuses they stand for. */
+/** The server is shutting down (RFC 6455). */
 const CLOSE_GOING_AWAY = 1001;
+/** Close codes in the application range, after the HTTP statuses they stand for. */
 const CLOSE_EXPIRED = 4401;
 const CLOSE_REVOKED = 4403;
 const REVOKED_REASONS: Record<GrantEnd, string> = {
@@ -160,6 +161,7 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
     },
 
     accept({ websocket, req }) {
+      websocket.on('error', (err) => logger.debug({ err }, 'websocket error'));
       const admission = admitted.get(req);
       if (!admission) return websocket.close(CLOSE_REVOKED, 'unauthorized');
       admitted.delete(req);
@@ -178,7 +180,6 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
       alive.add(websocket);
       websocket.on('pong', () => alive.add(websocket));
       websocket.on('close', () => leave(websocket, organizationId));
-      websocket.on('error', (err) => logger.debug({ err }, 'websocket error'));
     },
 
     close(graceMs = DRAIN_GRACE_MS) {
