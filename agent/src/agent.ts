@@ -12,7 +12,7 @@ import type { ProxySettings } from './control/proxy-tunnel.js';
 import type { ProberRegistry } from './probers/registry.js';
 import { createPublisher } from './publisher/publisher.js';
 import { createScheduler, type Assignment, type CompletedRun } from './scheduler/scheduler.js';
-import { DiskSpool, type SpoolStats } from './spool/disk-spool.js';
+import { DiskSpool, type SpooledResult, type SpoolStats } from './spool/disk-spool.js';
 import { resultsMessage } from './spool/encoded-results.js';
 
 export interface AgentOptions {
@@ -28,7 +28,10 @@ export interface AgentOptions {
   tls?: StreamTls;
   proxy?: ProxySettings;
   batchMaxResults?: number;
+  /** How long a steady (GREEN, unchanged) result may wait for a batch. */
   batchMaxDelayMs?: number;
+  /** How long a result someone waits for may wait for a batch (isUrgent). */
+  batchUrgentDelayMs?: number;
   maxConcurrentChecks?: number;
   /** Spreads the first snapshot's runs over at most this long (the scheduler's default otherwise). */
   snapshotSpreadMs?: number;
@@ -110,6 +113,7 @@ export function createAgent(options: AgentOptions): Agent {
     send: (batch) => connection.sendEncoded(resultsMessage(batch.batchId, batch.encoded)),
     maxResults: options.batchMaxResults,
     maxDelayMs: options.batchMaxDelayMs,
+    urgentDelayMs: options.batchUrgentDelayMs,
   });
 
   const scheduler = createScheduler({
@@ -119,7 +123,7 @@ export function createAgent(options: AgentOptions): Agent {
     snapshotSpreadMs: options.snapshotSpreadMs,
     onResult: (run: CompletedRun) => {
       options.onCheck?.(run.result.ok, run.latenessMs);
-      publisher.publish({
+      const result: SpooledResult = {
         id: randomUUID(),
         serviceId: run.assignment.serviceId,
         assignmentVersion: run.assignment.version,
@@ -130,7 +134,8 @@ export function createAgent(options: AgentOptions): Agent {
         checkedAtMs: run.checkedAt,
         details: run.result.details,
         adHoc: run.adHoc,
-      });
+      };
+      publisher.publish(result, isUrgent(run));
     },
   });
 
@@ -209,4 +214,13 @@ function loadOrCreateAgentId(dataDir: string): string {
   writeFileSync(`${file}.tmp`, `${id}\n`);
   renameSync(`${file}.tmp`, file);
   return id;
+}
+
+/**
+ * A result someone waits for: a failure or a degraded check (alert rules count them one by
+ * one), a change of status (an alert opens or resolves, the dashboard turns), the first
+ * result of a new or changed service, and "Check now".
+ */
+function isUrgent(run: CompletedRun): boolean {
+  return run.adHoc || run.statusChanged || run.status !== 'GREEN';
 }

@@ -21,9 +21,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 class CountingProber implements Prober {
   readonly family = 'TCP' as const;
   count = 0;
+  failing = false;
   async probe(target: ProbeTarget): Promise<ProbeResult> {
     const n = ++this.count;
-    return { ok: true, responseTimeMs: 2, message: `probe ${n} of ${target.endpoint}`, details: { connect_ms: 1 } };
+    return { ok: !this.failing, responseTimeMs: 2, message: `probe ${n} of ${target.endpoint}`, details: { connect_ms: 1 } };
   }
 }
 
@@ -226,11 +227,27 @@ describe('agent', function () {
     });
   });
 
+  describe('batches', () => {
+    it('sends a first result and a failure within the urgent delay, and holds steady GREEN results for the batch delay', async () => {
+      const a = assignment({ intervalSeconds: 1 });
+      cp.assignments.set(a.serviceId, a);
+      const agent = make({ batchMaxDelayMs: 600_000, batchUrgentDelayMs: 20 });
+      await agent.start();
+      await poll(() => cp.stored.size === 1, { what: 'the first result' });
+      await poll(() => agent.status().spool.results === 1, { what: 'a second, steady result held in the spool' });
+      expect(cp.stored.size).to.equal(1);
+      prober.failing = true;
+      await poll(() => [...cp.stored.values()].some((r) => !r.ok), { what: 'the failure' });
+      const stored = [...cp.stored.values()].sort((x, y) => x.checkedAtMs - y.checkedAtMs);
+      expect(stored.map((r) => r.ok)).to.deep.equal([true, true, false]);
+    });
+  });
+
   describe('stop', () => {
     it('sends what is still batching and waits for its acknowledgement before closing the stream', async () => {
       const a = assignment();
       cp.assignments.set(a.serviceId, a);
-      const agent = make({ batchMaxDelayMs: 600_000 });
+      const agent = make({ batchMaxDelayMs: 600_000, batchUrgentDelayMs: 600_000 });
       await agent.start();
       await poll(() => agent.status().spool.results === 1, { what: 'the result in the spool' });
       expect(cp.stored.size, 'held back by the batch delay').to.equal(0);

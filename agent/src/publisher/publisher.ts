@@ -1,6 +1,12 @@
 // Batches results (by count and by time), seals them in the spool, and sends sealed
 // batches in order while the stream is up, a bounded number awaiting acknowledgement.
 // After a reconnect every unacknowledged batch is sent again.
+//
+// Two delays: a result someone waits for (a failure, a change of status, a first result,
+// "Check now") goes within `urgentDelayMs`; a steady one waits up to `maxDelayMs` to travel
+// with others. A batch costs a durable write, a frame and an acknowledgement whatever it
+// holds, so steady results in fewer, bigger batches cost the agent less per check (P1 in
+// bench/agent-cpu.ts) while alerts and the dashboard's changes wait no longer.
 import type { DiskSpool, SealedBatch, SpooledResult } from '../spool/disk-spool.js';
 
 export interface PublisherOptions {
@@ -8,15 +14,18 @@ export interface PublisherOptions {
   /** Writes a batch to the stream; false when it cannot be sent now. */
   send(batch: SealedBatch): boolean;
   maxResults?: number;
+  /** How long a steady result may wait for others. */
   maxDelayMs?: number;
+  /** How long an urgent result may wait (never longer than maxDelayMs). */
+  urgentDelayMs?: number;
   maxInFlight?: number;
   /** A batch not acknowledged within this long is sent again (the control plane may have failed it). */
   ackTimeoutMs?: number;
 }
 
 export interface Publisher {
-  /** Appends to the spool at once; sends by count or after maxDelayMs. */
-  publish(result: SpooledResult): void;
+  /** Appends to the spool at once; sends by count, or after urgentDelayMs or maxDelayMs. */
+  publish(result: SpooledResult, urgent?: boolean): void;
   /** Seals what is pending and, once it is durable, sends what the in-flight window allows. */
   flush(): Promise<void>;
   connected(): void;
@@ -27,11 +36,14 @@ export interface Publisher {
   stop(): void;
 }
 
-export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 200, maxInFlight = 8, ackTimeoutMs = 30_000 }: PublisherOptions): Publisher {
+export function createPublisher({ spool, send, maxResults = 500, maxDelayMs = 500, urgentDelayMs = 100, maxInFlight = 8, ackTimeoutMs = 30_000 }: PublisherOptions): Publisher {
   const inFlight = new Map<string, NodeJS.Timeout>();
+  const urgentDelay = Math.min(urgentDelayMs, maxDelayMs);
   let online = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  /** When the armed timer flushes (epoch ms). */
+  let flushAt = 0;
   let drained: (() => void) | undefined;
 
   const pump = () => {
@@ -54,6 +66,12 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
     inFlight.clear();
   };
 
+  const flushIn = (delayMs: number) => {
+    clearTimeout(timer);
+    flushAt = Date.now() + delayMs;
+    timer = setTimeout(() => void flush(), delayMs);
+  };
+
   const flush = async () => {
     clearTimeout(timer);
     timer = undefined;
@@ -67,12 +85,13 @@ export function createPublisher({ spool, send, maxResults = 100, maxDelayMs = 20
   };
 
   return {
-    publish(result) {
+    publish(result, urgent = false) {
       spool.append(result);
       // After stop() a late result is only kept on disk; the next start seals and sends it.
       if (stopped) return;
       if (spool.pendingCount() >= maxResults) void flush();
-      else timer ??= setTimeout(() => void flush(), maxDelayMs);
+      else if (timer === undefined) flushIn(urgent ? urgentDelay : maxDelayMs);
+      else if (urgent && Date.now() + urgentDelay < flushAt) flushIn(urgentDelay);
     },
     flush,
     connected() {

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import type { Assignment } from '../../../shared/src/assignment.js';
 import { normaliseCheckType } from '../../../shared/src/check-types.js';
+import { statusOf, type ServiceStatus } from '../../../shared/src/status.js';
 import type { ProbeResult, ProbeTarget } from '../probers/prober.js';
 import type { ProberRegistry } from '../probers/registry.js';
 import { Semaphore } from './semaphore.js';
@@ -23,6 +24,10 @@ export interface CompletedRun {
   adHoc: boolean;
   /** How late a scheduled run started after its slot; null for ad-hoc runs. */
   latenessMs: number | null;
+  /** The status this result gives the service (as the control plane computes it). */
+  status: ServiceStatus;
+  /** The first result since the service was assigned or changed, or a status other than the last one's. */
+  statusChanged: boolean;
 }
 
 export interface SchedulerOptions {
@@ -53,6 +58,8 @@ interface Entry {
   removed: boolean;
   /** What to do when the current run ends: a run-now arrived, or the check changed. */
   runAgain: false | 'ad-hoc' | 'changed';
+  /** The status of the last result since the assignment (re)started; undefined before the first. */
+  lastStatus?: ServiceStatus;
 }
 
 export interface Scheduler {
@@ -136,8 +143,13 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     const checkedAt = Date.now();
     probing++;
     const publish = (result: ProbeResult) => {
+      const status = statusOf(result.ok, result.responseTimeMs, result.degraded);
+      // A run of settings replaced meanwhile says nothing about the new ones' status.
+      const current = entry.assignment === assignment;
+      const statusChanged = current && status !== entry.lastStatus;
+      if (current) entry.lastStatus = status;
       try {
-        onResult({ assignment, result, checkedAt, adHoc, latenessMs: plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt) });
+        onResult({ assignment, result, checkedAt, adHoc, latenessMs: plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt), status, statusChanged });
       } catch (err) {
         logger.error({ err, serviceId: assignment.serviceId }, 'publishing a result failed');
       }
@@ -195,6 +207,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     held.assignment = assignment;
     held.offsetMs = slotOffset(assignment);
     held.target = probeTarget(assignment);
+    held.lastStatus = undefined;
     if (held.running) held.runAgain = 'changed';
     else runAtOnce(held);
   }

@@ -114,8 +114,9 @@ export class DiskSpool {
   }
 
   /** Opens (creating) the spool in `dir` and loads whatever a previous run left there. */
-  // A little longer than the publisher's batching delay (200 ms): while it seals on time, each
-  // batch reaches the disk in one write, its seal, and this timer never fires.
+  // A batch of urgent results (sealed within 100 ms, publisher.ts) reaches the disk in one
+  // write, its seal; steady results (sealed within 500 ms) are written at 250 ms and sealed
+  // later, so no result waits longer than 250 ms to be durable.
   static open(dir: string, { maxBytes, logger, flushDelayMs = 250 }: { maxBytes: number; logger: Logger; flushDelayMs?: number }): DiskSpool {
     mkdirSync(dir, { recursive: true });
     const spool = new DiskSpool(dir, maxBytes, flushDelayMs, logger);

@@ -59,6 +59,27 @@ describe('publisher', () => {
       expect(resultsOf(sent[0]!).map((x) => x.id)).to.deep.equal([r.id]);
     });
 
+    it('holds a steady result for maxDelayMs, and sends it within urgentDelayMs with an urgent one', async () => {
+      const p = make({ maxResults: 100, maxDelayMs: 60_000, urgentDelayMs: 20 });
+      p.connected();
+      const steady = result();
+      p.publish(steady);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await settled();
+      expect(sent, 'a steady result waits for others').to.deep.equal([]);
+      const urgent = result();
+      p.publish(urgent, true);
+      await poll(() => sent.length === 1, { what: 'the urgent flush' });
+      expect(resultsOf(sent[0]!).map((x) => x.id)).to.deep.equal([steady.id, urgent.id]);
+    });
+
+    it('never waits for an urgent result longer than for a steady one', async () => {
+      const p = make({ maxResults: 100, maxDelayMs: 30, urgentDelayMs: 60_000 });
+      p.connected();
+      p.publish(result(), true);
+      await poll(() => sent.length === 1, { what: 'the flush after maxDelayMs' });
+    });
+
     it('keeps batches while offline and sends them in order once connected', async () => {
       const p = make({ maxResults: 1 });
       p.publish(result());

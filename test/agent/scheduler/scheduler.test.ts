@@ -12,6 +12,8 @@ class GatedProber implements Prober {
   active = 0;
   maxActive = 0;
   started: ProbeTarget[] = [];
+  /** What the next results say, over a passed check in 1 ms. */
+  outcome: Partial<ProbeResult> = {};
   private gates: (() => void)[] = [];
   constructor(private readonly instant = false) {}
   probe(target: ProbeTarget): Promise<ProbeResult> {
@@ -21,7 +23,7 @@ class GatedProber implements Prober {
     return new Promise((resolve) => {
       const finish = () => {
         this.active--;
-        resolve({ ok: true, responseTimeMs: 1, message: `ran ${target.endpoint}`, details: {} });
+        resolve({ ok: true, responseTimeMs: 1, message: `ran ${target.endpoint}`, details: {}, ...this.outcome });
       };
       if (this.instant) finish();
       else this.gates.push(finish);
@@ -256,6 +258,31 @@ describe('scheduler', () => {
       await poll(() => runs.length === 2, { what: 'both results' });
       expect(runs[1]!.latenessMs, 'b waited for a').to.be.at.least(50);
     });
+  });
+
+  it('gives each result its status, and says when it changed: the first, a change, the first after the check changed', async () => {
+    make({ instant: true });
+    const runAndWait = async (run: () => void) => {
+      const before = runs.length;
+      run();
+      await poll(() => runs.length === before + 1, { what: `result ${before + 1}` });
+    };
+    await runAndWait(() => scheduler.upsert(assignment()));
+    await runAndWait(() => scheduler.runNow('svc-1'));
+    prober.outcome = { ok: false };
+    await runAndWait(() => scheduler.runNow('svc-1'));
+    prober.outcome = { responseTimeMs: 1500 };
+    await runAndWait(() => scheduler.runNow('svc-1'));
+    await runAndWait(() => scheduler.runNow('svc-1'));
+    await runAndWait(() => scheduler.upsert(assignment({ version: 2 })));
+    expect(runs.map((r) => [r.status, r.statusChanged])).to.deep.equal([
+      ['GREEN', true],
+      ['GREEN', false],
+      ['RED', true],
+      ['YELLOW', true],
+      ['YELLOW', false],
+      ['YELLOW', true],
+    ]);
   });
 
   it('reports an unknown check type as not supported by this agent version', async () => {
