@@ -234,7 +234,9 @@ describe('agent', function () {
       const agent = make({ batchMaxDelayMs: 600_000, batchUrgentDelayMs: 20 });
       await agent.start();
       await poll(() => cp.stored.size === 1, { what: 'the first result' });
+      await poll(() => agent.status().spool.results === 0, { what: 'the first result acknowledged' });
       await poll(() => agent.status().spool.results === 1, { what: 'a second, steady result held in the spool' });
+      expect(prober.count).to.equal(2);
       expect(cp.stored.size).to.equal(1);
       prober.failing = true;
       await poll(() => [...cp.stored.values()].some((r) => !r.ok), { what: 'the failure' });
