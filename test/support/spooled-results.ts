@@ -27,9 +27,14 @@ export function spooledResultCount(spoolDir: string): number {
   for (const name of readdirSync(spoolDir).filter((f) => /^segment-\d+\.spool$/.test(f)).sort()) {
     let pending = 0;
     for (const record of readRecords(readFileSync(path.join(spoolDir, name))).records) {
-      if (record.kind === 'results') pending += record.count;
-      else if (record.kind === 'seal') (batches.set(record.batchId, pending), (pending = 0));
-      else released.add(record.batchId);
+      if (record.kind === 'results') {
+        pending += record.count;
+      } else if (record.kind === 'seal') {
+        batches.set(record.batchId, pending);
+        pending = 0;
+      } else {
+        released.add(record.batchId);
+      }
     }
     unsealed += pending;
   }

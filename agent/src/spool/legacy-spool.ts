@@ -45,9 +45,11 @@ export function readLegacySpool(dir: string, names: string[]): LegacyContent {
     const results = resultsIn(readLines(file), content).filter(fresh);
     if (results.length > 0) content.batches.push({ seq: Number(match[1]), batchId: match[2]!, results });
   }
-  const current = path.join(dir, CURRENT_FILE);
-  if (names.includes(CURRENT_FILE)) content.files.push(current);
-  content.unsealed.push(...resultsIn(readLines(current), content).filter(fresh));
+  if (names.includes(CURRENT_FILE)) {
+    const current = path.join(dir, CURRENT_FILE);
+    content.files.push(current);
+    content.unsealed.push(...resultsIn(readLines(current), content).filter(fresh));
+  }
   readSegments(dir, names, content, fresh);
   content.batches.sort((a, b) => a.seq - b.seq);
   return content;

@@ -18,29 +18,37 @@ const HEADER_BYTES = 9;
 
 /** `count` results, `encoded` as the repeated field of a ResultBatch (encoded-results.ts). */
 export function resultsRecord(count: number, encoded: Uint8Array): Buffer {
-  const payload = Buffer.allocUnsafe(4 + encoded.length);
+  const { bytes, payload } = record(RecordKind.results, 4 + encoded.length);
   payload.writeUInt32LE(count, 0);
   payload.set(encoded, 4);
-  return record(RecordKind.results, payload);
+  return withChecksum(bytes, payload);
 }
 
 export function sealRecord(batchId: string, seq: number): Buffer {
-  const payload = Buffer.allocUnsafe(8 + Buffer.byteLength(batchId, 'latin1'));
+  const { bytes, payload } = record(RecordKind.seal, 8 + Buffer.byteLength(batchId, 'latin1'));
   payload.writeDoubleLE(seq, 0);
   payload.write(batchId, 8, 'latin1');
-  return record(RecordKind.seal, payload);
+  return withChecksum(bytes, payload);
 }
 
 export function releaseRecord(batchId: string): Buffer {
-  return record(RecordKind.release, Buffer.from(batchId, 'latin1'));
+  const { bytes, payload } = record(RecordKind.release, Buffer.byteLength(batchId, 'latin1'));
+  payload.write(batchId, 0, 'latin1');
+  return withChecksum(bytes, payload);
 }
 
-function record(kind: number, payload: Buffer): Buffer {
-  const header = Buffer.allocUnsafe(HEADER_BYTES);
-  header[0] = kind;
-  header.writeUInt32LE(payload.length, 1);
-  header.writeUInt32LE(crc32(payload), 5);
-  return Buffer.concat([header, payload]);
+/** A record's bytes with its kind and length written, and the part its payload goes in (one buffer: the results are copied once). */
+function record(kind: number, payloadBytes: number): { bytes: Buffer; payload: Buffer } {
+  const bytes = Buffer.allocUnsafe(HEADER_BYTES + payloadBytes);
+  bytes[0] = kind;
+  bytes.writeUInt32LE(payloadBytes, 1);
+  return { bytes, payload: bytes.subarray(HEADER_BYTES) };
+}
+
+/** Writes the checksum of the payload, once it is filled in. */
+function withChecksum(bytes: Buffer, payload: Buffer): Buffer {
+  bytes.writeUInt32LE(crc32(payload), 5);
+  return bytes;
 }
 
 /** The records of a segment's bytes, and how many bytes they span: less than the whole when the tail is torn. */

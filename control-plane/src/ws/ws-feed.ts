@@ -42,8 +42,8 @@ export interface WsFeed {
   };
   /** koa-websocket middleware: registers the accepted socket. */
   accept(ctx: { websocket: WebSocket; req: IncomingMessage }): void;
-  /** Closes every socket, cutting those that have not closed after `graceMs`; resolves when all are gone. */
-  close(graceMs?: number): Promise<void>;
+  /** Closes every socket, cutting those that have not closed after the drain grace; resolves when all are gone. */
+  close(): Promise<void>;
   clients(): number;
   /** Has a socket of this organization? Events of the others need not reach this process. */
   follows(organizationId: string): boolean;
@@ -134,8 +134,8 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
     serverOptions: {
       path: WS_PATH,
       verifyClient(info, done) {
-        const token = new URL(info.req.url ?? '', 'http://localhost').searchParams.get('token');
         if (closed) return done(false, 503, 'Service Unavailable');
+        const token = new URL(info.req.url ?? '', 'http://localhost').searchParams.get('token');
         if (!token) return done(false, 401, 'Unauthorized');
         verify(token)
           .then(async (actor) => {
@@ -169,7 +169,7 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
       // Authorized before the shutdown began, completed after it.
       if (closed) {
         followers.release(admission.grant.organizationId);
-        return void goAway([websocket], DRAIN_GRACE_MS);
+        return void goAway([websocket]);
       }
       const subscription: Subscription = { grant: admission.grant, expiresAt: admission.expiresAt };
       const { organizationId } = subscription.grant;
@@ -182,12 +182,12 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
       websocket.on('close', () => leave(websocket, organizationId));
     },
 
-    close(graceMs = DRAIN_GRACE_MS) {
+    close() {
       closed = true;
       unsubscribe();
       clearInterval(pinger);
       clearInterval(rechecker);
-      return goAway([...subscriptions.keys()], graceMs);
+      return goAway([...subscriptions.keys()]);
     },
 
     clients: () => subscriptions.size,
@@ -195,8 +195,8 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
   };
 }
 
-/** Starts the closing handshake on each socket and cuts the ones still open after `graceMs`. */
-function goAway(sockets: WebSocket[], graceMs: number): Promise<void> {
+/** Starts the closing handshake on each socket and cuts the ones still open after the drain grace. */
+function goAway(sockets: WebSocket[]): Promise<void> {
   const gone = sockets.map(
     (socket) =>
       new Promise<void>((resolve) => {
@@ -205,6 +205,6 @@ function goAway(sockets: WebSocket[], graceMs: number): Promise<void> {
         socket.close(CLOSE_GOING_AWAY, 'server shutting down');
       }),
   );
-  const cut = setTimeout(() => sockets.forEach((socket) => socket.terminate()), graceMs);
+  const cut = setTimeout(() => sockets.forEach((socket) => socket.terminate()), DRAIN_GRACE_MS);
   return Promise.all(gone).then(() => clearTimeout(cut));
 }
