@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { encodeResults, resultsMessage, type SpooledResult } from '../../../agent/src/spool/encoded-results.js';
 import { readRecords, releaseRecord, resultsRecord, sealRecord } from '../../../agent/src/spool/spool-records.js';
-import { AgentMessage } from '../../../shared/src/gen/agent.js';
+import { AgentMessage, ResultBatch } from '../../../shared/src/gen/agent.js';
 
 const result = (over: Partial<SpooledResult> = {}): SpooledResult => ({
   id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 3, ok: true, degraded: false, responseTimeMs: 12.5, message: 'HTTP 200 in 12 ms',
@@ -10,6 +10,37 @@ const result = (over: Partial<SpooledResult> = {}): SpooledResult => ({
 });
 
 describe('spool encoding', () => {
+  describe('encodeResults', () => {
+    const generated = (results: SpooledResult[]) => Buffer.from(ResultBatch.encode({ batchId: '', results }).finish());
+    const cases: Record<string, Partial<SpooledResult>> = {
+      'a TCP result': { message: 'connected in 0 ms', responseTimeMs: 0, details: { connect_ms: 0 } },
+      'every detail kind': { details: { n: -1.5, s: 'x', t: true, f: false, z: null, gone: undefined, '': 7, '10': 'numeric key first' } },
+      'empty and default fields': { id: '', serviceId: '', assignmentVersion: 0, ok: false, responseTimeMs: 0, message: '', checkedAtMs: 0, details: undefined },
+      'no details at all': { details: {} },
+      'text beyond ASCII, a lone surrogate and an emoji': { message: 'échec: délai dépassé — 接続 \ud800 🚨', details: { tls_subject: 'CN=bücher.example' } },
+      'lengths past one varint byte': { message: 'x'.repeat(200), details: { body: 'y'.repeat(20_000) } },
+      'integers past 32 bits': { assignmentVersion: 2 ** 40 + 3, checkedAtMs: Number.MAX_SAFE_INTEGER },
+      'a negative time (ten bytes of varint)': { checkedAtMs: -5 },
+      'nested details': { details: { redirects: [{ url: 'http://a/' }, 2], headers: { a: 'b' } } },
+      'flags set': { adHoc: true, degraded: true, responseTimeMs: Number.NaN },
+    };
+    for (const [name, over] of Object.entries(cases)) {
+      it(`writes ${name} byte for byte as the generated encoder`, () => {
+        const results = [result(), result(over), result()];
+        expect(encodeResults(results).toString('hex')).to.equal(generated(results).toString('hex'));
+      });
+    }
+
+    it('of no results is empty', () => {
+      expect(encodeResults([]).length).to.equal(0);
+    });
+
+    it('decodes back to the results', () => {
+      const results = [result(), result({ ok: false, message: 'refused', details: {} })];
+      expect(ResultBatch.decode(encodeResults(results)).results).to.deep.equal(results);
+    });
+  });
+
   describe('resultsMessage', () => {
     it('is the AgentMessage the generated code would encode for the batch, from results encoded in several parts', () => {
       const results = [result(), result({ ok: false, message: 'refused', details: {} }), result({ degraded: true, adHoc: true })];
