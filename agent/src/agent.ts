@@ -124,7 +124,6 @@ export function createAgent(options: AgentOptions): Agent {
     onResult: (run: CompletedRun) => {
       options.onCheck?.(run.result.ok, run.latenessMs);
       const result: SpooledResult = {
-        id: randomUUID(),
         serviceId: run.assignment.serviceId,
         assignmentVersion: run.assignment.version,
         ok: run.result.ok,

@@ -18,11 +18,9 @@ export function createProberRegistry(probers: readonly Prober[]): ProberRegistry
 
   return {
     capabilities: () => AGENT_CHECK_TYPES.filter((t) => byFamily.has(checkFamily(t))),
-    async run(target) {
+    run(target) {
       const prober = byFamily.get(checkFamily(target.checkType));
-      if (!prober) {
-        return failed(0, `check type ${target.checkType} is not supported by this agent version`);
-      }
+      if (!prober) return Promise.resolve(failed(0, `check type ${target.checkType} is not supported by this agent version`));
       return runWithDeadline(prober, target);
     },
   };

@@ -51,6 +51,8 @@ interface Entry {
   /** What the prober is given, made once per assignment; null for a check type this agent does not know. */
   target: ProbeTarget | null;
   timer?: NodeJS.Timeout;
+  /** The timer's callback, made once per entry rather than once per run. */
+  fire: () => void;
   /** When the next scheduled run should start. */
   plannedAt?: number;
   running: boolean;
@@ -91,7 +93,16 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   const isCurrent = (entry: Entry) => !stopped && !entry.removed && entries.get(entry.assignment.serviceId) === entry;
 
   const slotOffset = (a: Assignment) => offsetMs(a.serviceId, intervalMs(a));
-  const newEntry = (assignment: Assignment): Entry => ({ assignment, offsetMs: slotOffset(assignment), target: probeTarget(assignment), running: false, removed: false, runAgain: false });
+  const newEntry = (assignment: Assignment): Entry => {
+    const entry: Entry = { assignment, offsetMs: slotOffset(assignment), target: probeTarget(assignment), fire: () => fire(entry), running: false, removed: false, runAgain: false };
+    return entry;
+  };
+
+  function fire(entry: Entry): void {
+    // Spent: nothing to clear when the run schedules the next one.
+    entry.timer = undefined;
+    start(entry, false);
+  }
 
   function scheduleNext(entry: Entry, lastStart: number): void {
     // At least half an interval after the last start, then on the service's own slot.
@@ -102,7 +113,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     clearTimeout(entry.timer);
     if (!isCurrent(entry)) return;
     entry.plannedAt = at;
-    entry.timer = setTimeout(() => start(entry, false), Math.max(0, at - Date.now()));
+    entry.timer = setTimeout(entry.fire, Math.max(0, at - Date.now()));
   }
 
   /** A new or changed service: planned for now, so its lateness is only the wait for a place. */

@@ -11,9 +11,17 @@
 // nested message, and was two fifths of the agent's own CPU per check. The bytes are those
 // of the generated CheckResult.encode (tested); a result it does not cover (negative or
 // fractional integers, nested details) is encoded by the generated code.
+import { randomFillSync, randomUUID } from 'node:crypto';
 import { CheckResult } from '../../../shared/src/gen/agent.js';
 
-export type SpooledResult = CheckResult;
+export type SpooledResult = Omit<CheckResult, 'id'> & {
+  /**
+   * The id ingestion deduplicates on: a result carried over from an older spool keeps its own;
+   * a new one is given a random UUID as it is encoded, before it is durable or sent, written
+   * straight from random bytes (a UUID string per result cost more than encoding it).
+   */
+  id?: string;
+};
 
 type Details = NonNullable<CheckResult['details']>;
 
@@ -59,7 +67,7 @@ export function encodeResults(results: readonly SpooledResult[]): Buffer {
       detailsSizes[i] = result.details === undefined ? 0 : detailsSize(result.details);
       sizes[i] = resultSize(result, detailsSizes[i]!);
     } else {
-      generated[i] = CheckResult.encode(result).finish();
+      generated[i] = CheckResult.encode({ ...result, id: result.id ?? randomUUID() }).finish();
       sizes[i] = generated[i]!.length;
     }
     total += 1 + varintSize(sizes[i]!) + sizes[i]!;
@@ -109,7 +117,8 @@ const isVarint64 = (value: number) => Number.isSafeInteger(value) && value >= 0;
 // out under the same conditions. (A fractional integer is refused by the generated encoder.)
 function resultSize(r: SpooledResult, detailsBytes: number): number {
   let size = 0;
-  if (r.id !== '') size += 1 + stringFieldSize(r.id);
+  if (r.id === undefined) size += 2 + UUID_LENGTH;
+  else if (r.id !== '') size += 1 + stringFieldSize(r.id);
   if (r.serviceId !== '') size += 1 + stringFieldSize(r.serviceId);
   if (r.assignmentVersion !== 0) size += 1 + varintSize(r.assignmentVersion);
   if (r.ok !== false) size += 2;
@@ -123,7 +132,8 @@ function resultSize(r: SpooledResult, detailsBytes: number): number {
 }
 
 function writeResult(out: Buffer, at: number, r: SpooledResult, detailsBytes: number): number {
-  if (r.id !== '') at = writeStringField(out, at, RESULT.id, r.id);
+  if (r.id === undefined) at = writeRandomUuid(out, at);
+  else if (r.id !== '') at = writeStringField(out, at, RESULT.id, r.id);
   if (r.serviceId !== '') at = writeStringField(out, at, RESULT.serviceId, r.serviceId);
   if (r.assignmentVersion !== 0) at = writeVarint(out, writeTag(out, at, RESULT.assignmentVersion), r.assignmentVersion);
   if (r.ok !== false) at = writeBool(out, at, RESULT.ok, r.ok);
@@ -230,4 +240,30 @@ function writeBool(out: Buffer, at: number, fieldTag: number, value: boolean): n
 function writeDouble(out: Buffer, at: number, fieldTag: number, value: number): number {
   out[at] = fieldTag;
   return out.writeDoubleLE(value, at + 1);
+}
+
+const UUID_LENGTH = 36;
+const HEX = Buffer.from('0123456789abcdef');
+/** Random bytes for 256 UUIDs at a time. */
+const randomPool = Buffer.alloc(16 * 256);
+let randomAt = randomPool.length;
+
+/** The id field holding a fresh version 4 UUID (RFC 9562), as lowercase text. */
+function writeRandomUuid(out: Buffer, at: number): number {
+  if (randomAt === randomPool.length) {
+    randomFillSync(randomPool);
+    randomAt = 0;
+  }
+  out[at++] = RESULT.id;
+  out[at++] = UUID_LENGTH;
+  for (let i = 0; i < 16; i++) {
+    let byte = randomPool[randomAt + i]!;
+    if (i === 6) byte = (byte & 0x0f) | 0x40; // version 4
+    else if (i === 8) byte = (byte & 0x3f) | 0x80; // variant 10
+    if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = 0x2d; // '-'
+    out[at++] = HEX[byte >> 4]!;
+    out[at++] = HEX[byte & 0x0f]!;
+  }
+  randomAt += 16;
+  return at;
 }

@@ -7,17 +7,20 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { SpooledResult } from './encoded-results.js';
 
+/** Results of those layouts always carry their id. */
+type LegacyResult = SpooledResult & { id: string };
+
 export interface LegacyBatch {
   seq: number;
   batchId: string;
-  results: SpooledResult[];
+  results: LegacyResult[];
 }
 
 export interface LegacyContent {
   /** Unacknowledged batches, oldest first. */
   batches: LegacyBatch[];
   /** Results appended but never sealed; each result is in at most one place. */
-  unsealed: SpooledResult[];
+  unsealed: LegacyResult[];
   /** Every file of the earlier layouts, to delete once their content is safe elsewhere. */
   files: string[];
   /** Lines a crash tore mid-write, skipped. */
@@ -34,7 +37,7 @@ const CURRENT_FILE = 'current.jsonl';
 export function readLegacySpool(dir: string, names: string[]): LegacyContent {
   const content: LegacyContent = { batches: [], unsealed: [], files: [], tornLines: 0, lastSeq: 0 };
   const seen = new Set<string>();
-  const fresh = (r: SpooledResult) => !seen.has(r.id) && !!seen.add(r.id);
+  const fresh = (r: LegacyResult) => !seen.has(r.id) && !!seen.add(r.id);
   for (const name of names.filter((n) => n.endsWith('.tmp'))) rmSync(path.join(dir, name), { force: true });
   for (const name of names) {
     const match = BATCH_FILE.exec(name);
@@ -56,10 +59,10 @@ export function readLegacySpool(dir: string, names: string[]): LegacyContent {
 }
 
 /** Segments oldest first: a seal makes a batch of the results above it, wherever they were written. */
-function readSegments(dir: string, names: string[], content: LegacyContent, fresh: (r: SpooledResult) => boolean): void {
+function readSegments(dir: string, names: string[], content: LegacyContent, fresh: (r: LegacyResult) => boolean): void {
   const released = new Set<string>();
   const batches: LegacyBatch[] = [];
-  let pending: SpooledResult[] = [];
+  let pending: LegacyResult[] = [];
   for (const name of names.filter((n) => SEGMENT_FILE.test(n))) {
     const file = path.join(dir, name);
     content.files.push(file);
@@ -79,8 +82,8 @@ function readSegments(dir: string, names: string[], content: LegacyContent, fres
   content.unsealed.push(...pending);
 }
 
-function resultsIn(lines: string[], content: LegacyContent): SpooledResult[] {
-  const results: SpooledResult[] = [];
+function resultsIn(lines: string[], content: LegacyContent): LegacyResult[] {
+  const results: LegacyResult[] = [];
   for (const line of lines) {
     const record = parseLine(line);
     if (record.kind === 'result') results.push(record.result);
@@ -98,7 +101,7 @@ function readLines(file: string): string[] {
   }
 }
 
-type Line = { kind: 'result'; result: SpooledResult } | { kind: 'seal'; batchId: string; seq: number } | { kind: 'release'; batchId: string } | { kind: 'torn' };
+type Line = { kind: 'result'; result: LegacyResult } | { kind: 'seal'; batchId: string; seq: number } | { kind: 'release'; batchId: string } | { kind: 'torn' };
 
 function parseLine(line: string): Line {
   let value: Record<string, unknown>;
@@ -110,6 +113,6 @@ function parseLine(line: string): Line {
   if (typeof value.seal === 'string' && typeof value.seq === 'number') return { kind: 'seal', batchId: value.seal, seq: value.seq };
   if (typeof value.done === 'string') return { kind: 'release', batchId: value.done };
   // Results spooled by an agent version without `degraded` read as not degraded.
-  if (typeof value.id === 'string') return { kind: 'result', result: { degraded: false, ...(value as Omit<SpooledResult, 'degraded'>) } };
+  if (typeof value.id === 'string') return { kind: 'result', result: { degraded: false, ...(value as Omit<LegacyResult, 'degraded'>) } };
   return { kind: 'torn' };
 }

@@ -31,6 +31,15 @@ describe('spool encoding', () => {
       });
     }
 
+    it('gives a result without an id a fresh version 4 UUID, by hand and through the generated encoder alike', () => {
+      const results = [result({ id: undefined }), result({ id: undefined, checkedAtMs: -1 }), result({ id: undefined })];
+      const ids = ResultBatch.decode(encodeResults(results)).results.map((r) => r.id);
+      for (const id of ids) expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(new Set(ids).size).to.equal(3);
+      const many = ResultBatch.decode(encodeResults(Array.from({ length: 600 }, () => result({ id: undefined })))).results;
+      expect(new Set(many.map((r) => r.id)).size, 'ids across refills of the random pool').to.equal(600);
+    });
+
     it('of no results is empty', () => {
       expect(encodeResults([]).length).to.equal(0);
     });
