@@ -25,11 +25,14 @@ const RATE = fullSize ? 1_000 : 400; // checks per second
 const INTERVAL_MS = 5_000;
 const SERVICES = (RATE * INTERVAL_MS) / 1000;
 // Long enough for V8 to have compiled the hot paths: after 3 s the agent's optimizing compiler
-// still ran (170 functions optimized in the next 8 s, 63 µs of background-thread CPU per check),
-// after 20 s it had settled (12 functions, 12 µs). A monitor runs for days; the steady state is
-// what it costs. Every subject gets the same warm-up.
-const WARMUP_MS = 15_000;
-const MEASURE_MS = fullSize ? 20_000 : 6_000;
+// still ran (170 functions optimized in the next 8 s, 63 µs of background-thread CPU per check);
+// between 10 and 20 s its compiler threads still took 17 µs per check, after 20 s 0 to 5. A
+// monitor runs for days; the steady state is what it costs. Every subject gets the same warm-up.
+const WARMUP_MS = 20_000;
+// Long enough to hold the collections a process makes every few seconds: with 6 s windows one
+// subject's major GC landing in a window or not swung a round's ratio between 0.92 and 1.17 (7
+// rounds of TCP, same build); with 12 s windows three rounds fell within 1%.
+const MEASURE_MS = fullSize ? 20_000 : 12_000;
 const ROUNDS = 3;
 
 /** CPU µs per check of one round's subjects. */
