@@ -8,9 +8,10 @@
 // Every result of the agent passes through here, so the usual result is written by hand
 // straight into one buffer sized beforehand: the generated encoder builds a Struct object per
 // result, a Value per detail, a Uint8Array per string (TextEncoder) and a chunk list per
-// nested message, and was two fifths of the agent's own CPU per check. The bytes are those
-// of the generated CheckResult.encode (tested); a result it does not cover (negative or
-// fractional integers, nested details) is encoded by the generated code.
+// nested message: two fifths of the agent's own JavaScript per check in a profile at 1,000
+// checks/s. The bytes are those of the generated CheckResult.encode (tested); a result the
+// hand-written path does not cover (a negative integer, nested details) is encoded by the
+// generated code.
 import { randomFillSync, randomUUID } from 'node:crypto';
 import { CheckResult } from '../../../shared/src/gen/agent.js';
 
@@ -114,7 +115,7 @@ function writtenByHand(result: SpooledResult): boolean {
 const isVarint64 = (value: number) => Number.isSafeInteger(value) && value >= 0;
 
 // Each size and write mirrors CheckResult.encode: the same fields, in the same order, left
-// out under the same conditions. (A fractional integer is refused by the generated encoder.)
+// out under the same conditions.
 function resultSize(r: SpooledResult, detailsBytes: number): number {
   let size = 0;
   if (r.id === undefined) size += 2 + UUID_LENGTH;
