@@ -2,17 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { encodeResults, resultsMessage, type SpooledResult } from '../../../agent/src/spool/encoded-results.js';
 import { readRecords, releaseRecord, resultsRecord, sealRecord } from '../../../agent/src/spool/spool-records.js';
-import { AgentMessage, ResultBatch } from '../../../shared/src/gen/agent.js';
+import { AgentMessage, ResultBatch, type CheckResult } from '../../../shared/src/gen/agent.js';
 
-const result = (over: Partial<SpooledResult> = {}): SpooledResult => ({
+const result = (over: Partial<CheckResult> = {}): CheckResult => ({
   id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 3, ok: true, degraded: false, responseTimeMs: 12.5, message: 'HTTP 200 in 12 ms',
   checkedAtMs: 1_790_000_000_123, details: { status_code: 200, connect_ms: 0.4, tls_subject: 'CN=x', nested: { list: [1, 'two', true, null] } }, adHoc: false, ...over,
 });
+/** A result as the agent spools a new one: without an id. */
+const withoutId = (over: Partial<CheckResult> = {}): SpooledResult => {
+  const { id: _, ...rest } = result(over);
+  return rest;
+};
 
 describe('spool encoding', () => {
   describe('encodeResults', () => {
-    const generated = (results: SpooledResult[]) => Buffer.from(ResultBatch.encode({ batchId: '', results }).finish());
-    const cases: Record<string, Partial<SpooledResult>> = {
+    const generated = (results: CheckResult[]) => Buffer.from(ResultBatch.encode({ batchId: '', results }).finish());
+    const cases: Record<string, Partial<CheckResult>> = {
       'a TCP result': { message: 'connected in 0 ms', responseTimeMs: 0, details: { connect_ms: 0 } },
       'every detail kind': { details: { n: -1.5, s: 'x', t: true, f: false, z: null, gone: undefined, '': 7, '10': 'numeric key first' } },
       'empty and default fields': { id: '', serviceId: '', assignmentVersion: 0, ok: false, responseTimeMs: 0, message: '', checkedAtMs: 0, details: undefined },
@@ -32,11 +37,11 @@ describe('spool encoding', () => {
     }
 
     it('gives a result without an id a fresh version 4 UUID, by hand and through the generated encoder alike', () => {
-      const results = [result({ id: undefined }), result({ id: undefined, checkedAtMs: -1 }), result({ id: undefined })];
+      const results = [withoutId(), withoutId({ checkedAtMs: -1 }), withoutId()];
       const ids = ResultBatch.decode(encodeResults(results)).results.map((r) => r.id);
       for (const id of ids) expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(new Set(ids).size).to.equal(3);
-      const many = ResultBatch.decode(encodeResults(Array.from({ length: 600 }, () => result({ id: undefined })))).results;
+      const many = ResultBatch.decode(encodeResults(Array.from({ length: 600 }, () => withoutId()))).results;
       expect(new Set(many.map((r) => r.id)).size, 'ids across refills of the random pool').to.equal(600);
     });
 
