@@ -43,9 +43,13 @@ function runWithDeadline(prober: Prober, target: ProbeTarget): Promise<ProbeResu
       signal.abort();
       timer = setTimeout(() => settle(failed(target.timeoutMs, `timed out after ${target.timeoutMs} ms`)), ABORT_GRACE_MS);
     }, target.timeoutMs);
-    prober.probe(target, signal).then(settle, (err: unknown) =>
-      settle(failed(performance.now() - started, `prober error: ${err instanceof Error ? err.message : String(err)}`)),
-    );
+    const fail = (err: unknown) => settle(failed(performance.now() - started, `prober error: ${err instanceof Error ? err.message : String(err)}`));
+    try {
+      prober.probe(target, signal).then(settle, fail);
+    } catch (err) {
+      // A prober that throws instead of rejecting still yields a result, not a lost run.
+      fail(err);
+    }
   });
 }
 

@@ -45,6 +45,13 @@ describe('prober registry', () => {
       expect(await createProberRegistry([p]).run(target(1_000))).to.include({ ok: false, message: 'prober error: boom' });
     });
 
+    it('turns a prober that throws before returning a promise into a failed result', async () => {
+      const p = prober(() => {
+        throw new Error('thrown at once');
+      });
+      expect(await createProberRegistry([p]).run(target(1_000))).to.include({ ok: false, message: 'prober error: thrown at once' });
+    });
+
     it('reports a check type it has no prober for as not supported', async () => {
       expect(await createProberRegistry([]).run(target(1_000))).to.include({ ok: false, message: 'check type TCP is not supported by this agent version' });
     });
