@@ -29,9 +29,9 @@ const SERVICES = (RATE * INTERVAL_MS) / 1000;
 // between 10 and 20 s its compiler threads still took 17 µs per check, after 20 s 0 to 5. A
 // monitor runs for days; the steady state is what it costs. Every subject gets the same warm-up.
 const WARMUP_MS = 20_000;
-// Long enough to hold the collections a process makes every few seconds: with 6 s windows one
-// subject's major GC landing in a window or not swung a round's ratio between 0.92 and 1.17 (7
-// rounds of TCP, same build); with 12 s windows three rounds fell within 1%.
+// Long enough to average out what a process does every few seconds (collections, spool
+// writes): seven TCP rounds of 6 s, same build, ranged from 0.92x to 1.17x; three of 12 s fell
+// within 1% on a quiet machine (a busy one still spreads them, hence the median round).
 const MEASURE_MS = fullSize ? 20_000 : 12_000;
 const ROUNDS = 3;
 
