@@ -190,6 +190,10 @@ describe('rollups, partitions and retention', () => {
   it('does not keep results older than retention, files far-future ones at arrival, and answers uptime from rollups after raw days are dropped', async () => {
     const u = await cp.api.newUser('rollup-retention');
     const serviceId = await newService(u);
+    // `recent`, ten minutes back, must be on today's partition, which retention keeps; in the
+    // first minutes of a UTC day it would be on yesterday's, so the clock first moves past them.
+    const intoDay = clock.now().getTime() % DAY;
+    if (intoDay < HOUR) clock.advance(HOUR - intoDay);
     const now = clock.now().getTime();
     const yesterday = { id: randomUUID(), serviceId, ok: true, checkedAtMs: now - 30 * HOUR };
     const recent = { id: randomUUID(), serviceId, ok: false, checkedAtMs: now - 10 * 60_000 };
