@@ -14,6 +14,7 @@
 // generated code.
 import { randomFillSync, randomUUID } from 'node:crypto';
 import { CheckResult } from '../../../shared/src/gen/agent.js';
+import { fieldTag as tag, stringFieldSize, varintSize, WireType, writeBoolField, writeDoubleField, writeStringField, writeVarint, writeVarintField } from '../grpc/protobuf-wire.js';
 
 export type SpooledResult = Omit<CheckResult, 'id'> & {
   /**
@@ -26,11 +27,7 @@ export type SpooledResult = Omit<CheckResult, 'id'> & {
 
 type Details = NonNullable<CheckResult['details']>;
 
-/** Wire types: varint, 64-bit, length-delimited. */
-const VARINT = 0;
-const FIXED64 = 1;
-const LENGTH_DELIMITED = 2;
-const tag = (field: number, wireType: number) => (field << 3) | wireType;
+const { varint: VARINT, fixed64: FIXED64, lengthDelimited: LENGTH_DELIMITED } = WireType;
 
 const RESULT_BATCH_ID = tag(1, LENGTH_DELIMITED);
 const RESULT_BATCH_RESULTS = tag(2, LENGTH_DELIMITED);
@@ -52,7 +49,7 @@ const RESULT = {
 const STRUCT_FIELD = tag(1, LENGTH_DELIMITED);
 const ENTRY_KEY = tag(1, LENGTH_DELIMITED);
 const ENTRY_VALUE = tag(2, LENGTH_DELIMITED);
-/** google.protobuf.Value's kinds written here (all tags below 128: one byte). */
+/** google.protobuf.Value's kinds written here. */
 const VALUE = { null: tag(1, VARINT), number: tag(2, FIXED64), string: tag(3, LENGTH_DELIMITED), bool: tag(4, VARINT) };
 
 /** The results as the repeated `results` field of a ResultBatch. */
@@ -136,14 +133,14 @@ function writeResult(out: Buffer, at: number, r: SpooledResult, detailsBytes: nu
   if (r.id === undefined) at = writeRandomUuid(out, at);
   else if (r.id !== '') at = writeStringField(out, at, RESULT.id, r.id);
   if (r.serviceId !== '') at = writeStringField(out, at, RESULT.serviceId, r.serviceId);
-  if (r.assignmentVersion !== 0) at = writeVarint(out, writeTag(out, at, RESULT.assignmentVersion), r.assignmentVersion);
-  if (r.ok !== false) at = writeBool(out, at, RESULT.ok, r.ok);
-  if (r.responseTimeMs !== 0) at = writeDouble(out, at, RESULT.responseTimeMs, r.responseTimeMs);
+  if (r.assignmentVersion !== 0) at = writeVarintField(out, at, RESULT.assignmentVersion, r.assignmentVersion);
+  if (r.ok !== false) at = writeBoolField(out, at, RESULT.ok, r.ok);
+  if (r.responseTimeMs !== 0) at = writeDoubleField(out, at, RESULT.responseTimeMs, r.responseTimeMs);
   if (r.message !== '') at = writeStringField(out, at, RESULT.message, r.message);
-  if (r.checkedAtMs !== 0) at = writeVarint(out, writeTag(out, at, RESULT.checkedAtMs), r.checkedAtMs);
-  if (r.details !== undefined) at = writeDetails(out, writeVarint(out, writeTag(out, at, RESULT.details), detailsBytes), r.details);
-  if (r.adHoc !== false) at = writeBool(out, at, RESULT.adHoc, r.adHoc);
-  if (r.degraded !== false) at = writeBool(out, at, RESULT.degraded, r.degraded);
+  if (r.checkedAtMs !== 0) at = writeVarintField(out, at, RESULT.checkedAtMs, r.checkedAtMs);
+  if (r.details !== undefined) at = writeDetails(out, writeVarintField(out, at, RESULT.details, detailsBytes), r.details);
+  if (r.adHoc !== false) at = writeBoolField(out, at, RESULT.adHoc, r.adHoc);
+  if (r.degraded !== false) at = writeBoolField(out, at, RESULT.degraded, r.degraded);
   return at;
 }
 
@@ -167,10 +164,10 @@ function writeDetails(out: Buffer, at: number, details: Details): number {
     if (key !== '') at = writeStringField(out, at, ENTRY_KEY, key);
     out[at++] = ENTRY_VALUE;
     at = writeVarint(out, at, valueSize(value));
-    if (value === null) at = writeVarint(out, writeTag(out, at, VALUE.null), 0);
-    else if (typeof value === 'number') at = writeDouble(out, at, VALUE.number, value);
+    if (value === null) at = writeVarintField(out, at, VALUE.null, 0);
+    else if (typeof value === 'number') at = writeDoubleField(out, at, VALUE.number, value);
     else if (typeof value === 'string') at = writeStringField(out, at, VALUE.string, value);
-    else at = writeBool(out, at, VALUE.bool, value);
+    else at = writeBoolField(out, at, VALUE.bool, value);
   }
   return at;
 }
@@ -187,60 +184,6 @@ function valueSize(value: Scalar): number {
   if (value === null || typeof value === 'boolean') return 2;
   if (typeof value === 'number') return 9;
   return 1 + stringFieldSize(value);
-}
-
-/** A string's length prefix and UTF-8 bytes (without its tag). */
-function stringFieldSize(value: string): number {
-  const bytes = Buffer.byteLength(value);
-  return varintSize(bytes) + bytes;
-}
-
-function varintSize(value: number): number {
-  let size = 1;
-  while (value >= 128) {
-    value = Math.floor(value / 128);
-    size++;
-  }
-  return size;
-}
-
-function writeTag(out: Buffer, at: number, fieldTag: number): number {
-  out[at] = fieldTag;
-  return at + 1;
-}
-
-/** A non-negative safe integer as a varint (bit operations stop at 32 bits). */
-function writeVarint(out: Buffer, at: number, value: number): number {
-  while (value >= 128) {
-    out[at++] = (value % 128) | 128;
-    value = Math.floor(value / 128);
-  }
-  out[at++] = value;
-  return at;
-}
-
-function writeStringField(out: Buffer, at: number, fieldTag: number, value: string): number {
-  const bytes = Buffer.byteLength(value);
-  out[at++] = fieldTag;
-  at = writeVarint(out, at, bytes);
-  // As many bytes as characters: ASCII (ids, most messages), copied here, where Buffer#write's
-  // argument checks cost more than the copy.
-  if (bytes === value.length) {
-    for (let i = 0; i < bytes; i++) out[at + i] = value.charCodeAt(i);
-    return at + bytes;
-  }
-  return at + out.write(value, at, bytes, 'utf8');
-}
-
-function writeBool(out: Buffer, at: number, fieldTag: number, value: boolean): number {
-  out[at] = fieldTag;
-  out[at + 1] = value ? 1 : 0;
-  return at + 2;
-}
-
-function writeDouble(out: Buffer, at: number, fieldTag: number, value: number): number {
-  out[at] = fieldTag;
-  return out.writeDoubleLE(value, at + 1);
 }
 
 const UUID_LENGTH = 36;
