@@ -10,7 +10,7 @@ import { createProberRegistry } from '../../agent/src/probers/registry.js';
 const [server, dataDir] = process.argv.slice(2);
 if (!server || !dataDir) throw new Error('usage: null-prober-agent.js SERVER DATA_DIR');
 const registry = createProberRegistry([
-  { family: 'TCP', probe: () => Promise.resolve({ ok: true, responseTimeMs: 0, message: 'connected in 0 ms', details: { connect_ms: 0 } }) },
+  { family: 'TCP', prepare: () => () => Promise.resolve({ ok: true, responseTimeMs: 0, message: 'connected in 0 ms', details: { connect_ms: 0 } }) },
 ]);
 const agent = createAgent({ server, token: 'good-token', location: 'bench', dataDir, version: 'bench', registry, logger: pino({ level: 'error' }) });
 await agent.start();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { createAgent, type Agent, type AgentOptions } from '../../agent/src/agent.js';
-import type { Prober, ProbeResult, ProbeTarget } from '../../agent/src/probers/prober.js';
+import type { Probe, Prober, ProbeResult, ProbeTarget } from '../../agent/src/probers/prober.js';
 import { createProberRegistry } from '../../agent/src/probers/registry.js';
 import { DiskSpool } from '../../agent/src/spool/disk-spool.js';
 import { readRecords } from '../../agent/src/spool/spool-records.js';
@@ -22,7 +22,10 @@ class CountingProber implements Prober {
   readonly family = 'TCP' as const;
   count = 0;
   failing = false;
-  async probe(target: ProbeTarget): Promise<ProbeResult> {
+  prepare(target: ProbeTarget): Probe {
+    return () => this.probe(target);
+  }
+  private async probe(target: ProbeTarget): Promise<ProbeResult> {
     const n = ++this.count;
     return { ok: !this.failing, responseTimeMs: 2, message: `probe ${n} of ${target.endpoint}`, details: { connect_ms: 1 } };
   }

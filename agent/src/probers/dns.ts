@@ -9,7 +9,7 @@ import type { Prober, ProbeResult } from './prober.js';
 export function dnsProber(): Prober<'DNS'> {
   return {
     family: 'DNS',
-    async probe(target, signal): Promise<ProbeResult> {
+    prepare: (target) => async (signal): Promise<ProbeResult> => {
       const o = target.options;
       const type = o.dns_record_type ?? 'A';
       const started = performance.now();

@@ -5,7 +5,7 @@ import type { Prober } from './prober.js';
 export function ftpProber(): Prober {
   return {
     family: 'FTP',
-    probe: (target, signal) =>
+    prepare: (target) => (signal) =>
       converse(target, signal, async (s) => {
         const greeting = await s.readReply('FTP');
         const bannerMs = s.elapsed();

@@ -12,7 +12,7 @@ import type { Prober, ProbeResult } from './prober.js';
 export function grpcProber(): Prober<'GRPC'> {
   return {
     family: 'GRPC',
-    probe(target, signal) {
+    prepare: (target) => (signal) => {
       const o = target.options;
       const address = parseHostPort(target.endpoint);
       if (!address) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });

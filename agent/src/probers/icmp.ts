@@ -24,7 +24,7 @@ let netPing: NetPing | undefined;
 export function icmpProber(): Prober {
   return {
     family: 'ICMP',
-    async probe(target, signal): Promise<ProbeResult> {
+    prepare: (target) => async (signal): Promise<ProbeResult> => {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const host = withoutBrackets(target.endpoint);

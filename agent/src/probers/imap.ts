@@ -5,7 +5,7 @@ import type { Prober } from './prober.js';
 export function imapProber(): Prober {
   return {
     family: 'IMAP',
-    probe: (target, signal) =>
+    prepare: (target) => (signal) =>
       converse(target, signal, async (s) => {
         const banner = await s.readLine();
         const bannerMs = s.elapsed();

@@ -1,7 +1,7 @@
 // Every prober this agent ships, one per protocol family. Each is loaded on its first probe:
 // an agent that checks only HTTP never loads the database drivers, ssh2 or ws (tens of MB).
 import type { CheckFamily } from '../../../shared/src/check-types.js';
-import type { Prober } from './prober.js';
+import type { Probe, Prober } from './prober.js';
 
 const loaders: Record<CheckFamily, () => Promise<Prober>> = {
   HTTP: () => import('./http.js').then((m) => m.httpProber()),
@@ -25,15 +25,26 @@ export function defaultProbers(): Prober[] {
   return Object.entries(loaders).map(([family, load]) => lazyProber(family as CheckFamily, load));
 }
 
-/** Stands in for a prober until its first probe, which loads it; later probes go straight to it. */
+/**
+ * Stands in for a prober until its first probe, which loads it. A target prepared before that
+ * is prepared by the loaded prober on its first probe; later ones go straight to it.
+ */
 function lazyProber(family: CheckFamily, load: () => Promise<Prober>): Prober {
   let loaded: Prober | undefined;
   let loading: Promise<Prober> | undefined;
   return {
     family,
-    probe(target, signal) {
-      if (loaded) return loaded.probe(target, signal);
-      return (loading ??= load()).then((prober) => (loaded = prober).probe(target, signal));
+    prepare(target) {
+      if (loaded) return loaded.prepare(target);
+      let probe: Probe | undefined;
+      return (signal) => {
+        if (probe) return probe(signal);
+        return (loading ??= load()).then((prober) => {
+          loaded = prober;
+          probe ??= prober.prepare(target);
+          return probe(signal);
+        });
+      };
     },
   };
 }

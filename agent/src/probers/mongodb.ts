@@ -8,7 +8,7 @@ import type { Prober, ProbeResult } from './prober.js';
 export function mongodbProber(): Prober<'MONGODB'> {
   return {
     family: 'MONGODB',
-    async probe(target, signal): Promise<ProbeResult> {
+    prepare: (target) => async (signal): Promise<ProbeResult> => {
       const o = target.options;
       const address = parseHostPort(target.endpoint);
       if (!address) return { ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} };

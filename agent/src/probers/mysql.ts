@@ -16,7 +16,7 @@ const ERROR_PACKET = 0xff;
 export function mysqlProber(): Prober<'MYSQL'> {
   return {
     family: 'MYSQL',
-    async probe(target, signal): Promise<ProbeResult> {
+    prepare: (target) => async (signal): Promise<ProbeResult> => {
       const o = target.options;
       const withCredentials = o.username !== undefined || o.password !== undefined;
       const address = parseHostPort(target.endpoint);

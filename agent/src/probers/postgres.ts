@@ -18,7 +18,7 @@ const PROBE_USER = 'outpost';
 export function postgresProber(): Prober<'POSTGRES'> {
   return {
     family: 'POSTGRES',
-    probe: (target, signal) => {
+    prepare: (target) => (signal) => {
       const o = target.options;
       return o.username !== undefined || o.password !== undefined ? login(target, o, signal) : converse(target, signal, (s) => handshake(s, o));
     },

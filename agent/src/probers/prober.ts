@@ -1,5 +1,5 @@
 // The one interface every protocol prober implements (STYLE.md rule 10). A failed probe is
-// data, never an exception: probe() resolves with ok=false and a short human message.
+// data, never an exception: a probe resolves with ok=false and a short human message.
 import type { CheckOptions } from '../../../shared/src/check-options.js';
 import type { CheckFamily, CheckType } from '../../../shared/src/check-types.js';
 import type { ProbeSignal } from './probe-signal.js';
@@ -28,8 +28,14 @@ export interface ProbeResult {
   details: ProbeDetails;
 }
 
+/** One target's check, ready to run: resolves (never rejects) before or when `signal` aborts at the check's timeout. */
+export type Probe = (signal: ProbeSignal) => Promise<ProbeResult>;
+
 export interface Prober<F extends CheckFamily = CheckFamily> {
   readonly family: F;
-  /** Resolves (never rejects) before or when `signal` aborts at the check's timeout. */
-  probe(target: ProbeTarget<F>, signal: ProbeSignal): Promise<ProbeResult>;
+  /**
+   * Called once per assignment, whose checks all run the probe it returns: what the target
+   * alone decides (a parsed endpoint, an encoded request) is worked out here, not on every check.
+   */
+  prepare(target: ProbeTarget<F>): Probe;
 }

@@ -10,7 +10,7 @@ function command(...args: string[]): string {
 export function redisProber(): Prober<'REDIS'> {
   return {
     family: 'REDIS',
-    probe: (target, signal) =>
+    prepare: (target) => (signal) =>
       converse(target, signal, async (s) => {
         const { username, password } = target.options;
         if (password !== undefined) {

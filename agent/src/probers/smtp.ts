@@ -5,7 +5,7 @@ import type { Prober } from './prober.js';
 export function smtpProber(): Prober<'SMTP'> {
   return {
     family: 'SMTP',
-    probe: (target, signal) =>
+    prepare: (target) => (signal) =>
       converse(target, signal, async (s): Promise<Verdict> => {
         const greeting = await s.readReply('SMTP');
         const bannerMs = s.elapsed();

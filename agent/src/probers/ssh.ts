@@ -14,7 +14,7 @@ const MAX_PRE_BANNER_BYTES = 8192;
 export function sshProber(): Prober<'SSH'> {
   return {
     family: 'SSH',
-    probe(target, signal) {
+    prepare: (target) => (signal) => {
       const o = target.options;
       const withCredentials = o.password !== undefined || o.private_key !== undefined;
       const address = parseHostPort(target.endpoint);

@@ -12,7 +12,7 @@ import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
 export function tlsCertificateProber(): Prober<'TLS_CERTIFICATE'> {
   return {
     family: 'TLS_CERTIFICATE',
-    probe(target, signal) {
+    prepare: (target) => (signal) => {
       const address = parseHostPort(target.endpoint);
       if (!address) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });
       const options = target.options;

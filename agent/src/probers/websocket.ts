@@ -9,7 +9,7 @@ const CLOSE_WAIT_MS = 1_000;
 export function websocketProber(): Prober<'WEBSOCKET'> {
   return {
     family: 'WEBSOCKET',
-    probe(target, signal) {
+    prepare: (target) => (signal) => {
       const o = target.options;
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);

@@ -9,7 +9,7 @@ import type { Assignment } from '../../../shared/src/assignment.js';
 import { normaliseCheckType } from '../../../shared/src/check-types.js';
 import { statusOf, type ServiceStatus } from '../../../shared/src/status.js';
 import type { ProbeResult, ProbeTarget } from '../probers/prober.js';
-import type { ProberRegistry } from '../probers/registry.js';
+import type { PreparedCheck, ProberRegistry } from '../probers/registry.js';
 import { Semaphore } from './semaphore.js';
 import { nextSlot, offsetMs } from './slots.js';
 
@@ -48,8 +48,8 @@ interface Entry {
   assignment: Assignment;
   /** Where the service's runs fall within its interval, computed once per assignment. */
   offsetMs: number;
-  /** What the prober is given, made once per assignment; null for a check type this agent does not know. */
-  target: ProbeTarget | null;
+  /** The check, prepared once per assignment; null for a check type this agent does not know. */
+  check: PreparedCheck | null;
   timer?: NodeJS.Timeout;
   /** The timer's callback, made once per entry rather than once per run. */
   fire: () => void;
@@ -58,6 +58,8 @@ interface Entry {
   running: boolean;
   /** Removed while running: kept only so a re-added service waits for this run to end. */
   removed: boolean;
+  /** No longer in the scheduler's entries: a run still queued for it must not probe. */
+  dropped: boolean;
   /** What to do when the current run ends: a run-now arrived, or the check changed. */
   runAgain: false | 'ad-hoc' | 'changed';
   /** The status of the last result since the assignment (re)started; undefined before the first. */
@@ -90,11 +92,15 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   let stopped = false;
 
   const intervalMs = (a: Assignment) => a.intervalSeconds * 1000;
-  const isCurrent = (entry: Entry) => !stopped && !entry.removed && entries.get(entry.assignment.serviceId) === entry;
+  const isCurrent = (entry: Entry) => !stopped && !entry.removed && !entry.dropped;
 
   const slotOffset = (a: Assignment) => offsetMs(a.serviceId, intervalMs(a));
+  const prepareCheck = (a: Assignment) => {
+    const target = probeTarget(a);
+    return target ? registry.prepare(target) : null;
+  };
   const newEntry = (assignment: Assignment): Entry => {
-    const entry: Entry = { assignment, offsetMs: slotOffset(assignment), target: probeTarget(assignment), fire: () => fire(entry), running: false, removed: false, runAgain: false };
+    const entry: Entry = { assignment, offsetMs: slotOffset(assignment), check: prepareCheck(assignment), fire: () => fire(entry), running: false, removed: false, dropped: false, runAgain: false };
     return entry;
   };
 
@@ -104,16 +110,16 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     start(entry, false);
   }
 
-  function scheduleNext(entry: Entry, lastStart: number): void {
-    // At least half an interval after the last start, then on the service's own slot.
-    scheduleAt(entry, nextSlot(lastStart + intervalMs(entry.assignment) / 2, intervalMs(entry.assignment), entry.offsetMs));
+  function scheduleNext(entry: Entry, now: number): void {
+    // At least half an interval after the last start (now), then on the service's own slot.
+    scheduleAt(entry, nextSlot(now + intervalMs(entry.assignment) / 2, intervalMs(entry.assignment), entry.offsetMs), now);
   }
 
-  function scheduleAt(entry: Entry, at: number): void {
+  function scheduleAt(entry: Entry, at: number, now: number): void {
     clearTimeout(entry.timer);
     if (!isCurrent(entry)) return;
     entry.plannedAt = at;
-    entry.timer = setTimeout(entry.fire, Math.max(0, at - Date.now()));
+    entry.timer = setTimeout(entry.fire, Math.max(0, at - now));
   }
 
   /** A new or changed service: planned for now, so its lateness is only the wait for a place. */
@@ -131,17 +137,18 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       return;
     }
     entry.running = true;
-    const { assignment, target } = entry;
-    const plannedAt = adHoc ? undefined : (entry.plannedAt ?? Date.now());
-    if (!adHoc) scheduleNext(entry, Date.now());
-    if (!limiter.acquire(() => run(entry, assignment, target, adHoc, plannedAt))) {
+    const { assignment, check } = entry;
+    const now = Date.now();
+    const plannedAt = adHoc ? undefined : (entry.plannedAt ?? now);
+    if (!adHoc) scheduleNext(entry, now);
+    if (!limiter.acquire(() => run(entry, assignment, check, adHoc, plannedAt))) {
       skipped++;
       entry.running = false;
     }
   }
 
   /** Runs the probe in the place acquired for it, hands the result on, and frees the place. */
-  function run(entry: Entry, assignment: Assignment, target: ProbeTarget | null, adHoc: boolean, plannedAt: number | undefined): void {
+  function run(entry: Entry, assignment: Assignment, check: PreparedCheck | null, adHoc: boolean, plannedAt: number | undefined): void {
     // Waiting for a free slot may outlast the assignment: never probe with old settings.
     // Freed on the next turn, so a queue of such runs does not unwind on one stack.
     if (!isCurrent(entry) || entry.assignment !== assignment) {
@@ -166,11 +173,8 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       }
       ended(entry);
     };
-    const fail = (err: unknown) => {
-      logger.error({ err, serviceId: assignment.serviceId }, 'a probe failed without a result');
-      ended(entry);
-    };
-    probe(assignment, target).then(publish, fail);
+    if (check) check(publish);
+    else queueMicrotask(() => publish({ ok: false, responseTimeMs: 0, message: `check type ${assignment.checkType} is not supported by this agent version`, details: {} }));
   }
 
   /** A started probe is over: its place is free, and stop() may be waiting for the last one. */
@@ -186,18 +190,12 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     entry.runAgain = false;
     if (entry.removed) {
       removedWhileRunning--;
+      entry.dropped = true;
       if (entries.get(entry.assignment.serviceId) === entry) entries.delete(entry.assignment.serviceId);
       return;
     }
     if (again === 'changed') runAtOnce(entry);
     else if (again) start(entry, true);
-  }
-
-  function probe(a: Assignment, target: ProbeTarget | null): Promise<ProbeResult> {
-    if (!target) {
-      return Promise.resolve({ ok: false, responseTimeMs: 0, message: `check type ${a.checkType} is not supported by this agent version`, details: {} });
-    }
-    return registry.run(target);
   }
 
   function upsert(assignment: Assignment): void {
@@ -217,7 +215,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     clearTimeout(held.timer);
     held.assignment = assignment;
     held.offsetMs = slotOffset(assignment);
-    held.target = probeTarget(assignment);
+    held.check = prepareCheck(assignment);
     held.lastStatus = undefined;
     if (held.running) held.runAgain = 'changed';
     else runAtOnce(held);
@@ -228,6 +226,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     if (!held || held.removed || held.assignment.version > version) return;
     clearTimeout(held.timer);
     if (!held.running) {
+      held.dropped = true;
       entries.delete(serviceId);
       return;
     }
@@ -244,7 +243,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       const entry = newEntry(a);
       entries.set(a.serviceId, entry);
       const window = Math.min(intervalMs(a), snapshotSpreadMs);
-      scheduleAt(entry, nextSlot(now, window, entry.offsetMs % window));
+      scheduleAt(entry, nextSlot(now, window, entry.offsetMs % window), now);
     }
   }
 

@@ -6,6 +6,7 @@ import { selfSignedCertificate } from '../../fixtures/peers/self-signed.js';
 import { poll } from '../../support/poll.js';
 import { defaultProbers } from '../../../agent/src/probers/index.js';
 import { createProberRegistry } from '../../../agent/src/probers/registry.js';
+import type { ProbeResult } from '../../../agent/src/probers/prober.js';
 import { itFailsLikeAnyProtocol, runProbe } from './probe-helpers.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -85,8 +86,9 @@ describe('http prober', () => {
     routes.set('/again', (_q, s) => s.writeHead(307, { location: '/echo' }).end());
     routes.set('/echo', (_q, s) => s.writeHead(204).end());
     const target = { checkType: 'HTTP' as const, endpoint: `${base}/again`, timeoutMs: 5_000, options: { method: 'PUT', headers: { 'x-probe': 'yes' }, body: 'v=1' } };
-    const registry = createProberRegistry(defaultProbers());
-    const [first, second] = [await registry.run(target), await registry.run(target)];
+    const check = createProberRegistry(defaultProbers()).prepare(target);
+    const run = () => new Promise<ProbeResult>((resolve) => check(resolve));
+    const [first, second] = [await run(), await run()];
     expect([first.ok, second.ok, first.details.redirects, second.details.redirects]).to.deep.equal([true, true, 1, 1]);
     expect(seen.map((r) => [r.method, r.url, r.body, r.headers['x-probe']])).to.deep.equal([
       ['PUT', '/again', 'v=1', 'yes'],

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ProbeSignal } from '../../../agent/src/probers/probe-signal.js';
 import type { Prober, ProbeResult, ProbeTarget } from '../../../agent/src/probers/prober.js';
-import { createProberRegistry } from '../../../agent/src/probers/registry.js';
+import { createProberRegistry, type PreparedCheck } from '../../../agent/src/probers/registry.js';
 
 const target = (timeoutMs: number): ProbeTarget => ({ checkType: 'TCP', endpoint: '127.0.0.1:1', timeoutMs, options: {} });
 
@@ -11,7 +11,7 @@ const prober = (probe: (signal: ProbeSignal) => Promise<ProbeResult>): Prober & 
   return {
     family: 'TCP',
     signals,
-    probe: (_target, signal) => {
+    prepare: () => (signal) => {
       signals.push(signal);
       return probe(signal);
     },
@@ -54,6 +54,50 @@ describe('prober registry', () => {
 
     it('reports a check type it has no prober for as not supported', async () => {
       expect(await createProberRegistry([]).run(target(1_000))).to.include({ ok: false, message: 'check type TCP is not supported by this agent version' });
+    });
+  });
+
+  describe('prepare', () => {
+    const runOnce = (check: PreparedCheck) => new Promise<ProbeResult>((resolve) => check(resolve));
+
+    it('prepares a target once and runs that preparation on every check of it', async () => {
+      let prepared = 0;
+      let probes = 0;
+      const p: Prober = {
+        family: 'TCP',
+        prepare: (t) => {
+          prepared++;
+          return async () => ({ ok: true, responseTimeMs: ++probes, message: `probe of ${t.endpoint}`, details: {} });
+        },
+      };
+      const check = createProberRegistry([p]).prepare(target(1_000));
+      const results = [await runOnce(check), await runOnce(check), await runOnce(check)];
+      expect(results.map((r) => r.responseTimeMs)).to.deep.equal([1, 2, 3]);
+      expect(prepared).to.equal(1);
+    });
+
+    it('turns a preparation that throws into a failed result on every check', async () => {
+      const p: Prober = {
+        family: 'TCP',
+        prepare: () => {
+          throw new Error('cannot prepare');
+        },
+      };
+      const check = createProberRegistry([p]).prepare(target(1_000));
+      for (let i = 0; i < 2; i++) expect(await runOnce(check)).to.include({ ok: false, message: 'prober error: cannot prepare' });
+    });
+
+    it('reports a result only after the check has returned, whatever the prober does', async () => {
+      const throwing = prober(() => {
+        throw new Error('thrown at once');
+      });
+      for (const registry of [createProberRegistry([throwing]), createProberRegistry([])]) {
+        let reported: ProbeResult | undefined;
+        registry.prepare(target(1_000))((result) => (reported = result));
+        expect(reported, 'reported during the call').to.equal(undefined);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(reported?.ok).to.equal(false);
+      }
     });
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import type { Prober, ProbeResult, ProbeTarget } from '../../../agent/src/probers/prober.js';
+import type { Probe, Prober, ProbeResult, ProbeTarget } from '../../../agent/src/probers/prober.js';
 import { createProberRegistry } from '../../../agent/src/probers/registry.js';
 import { createScheduler, type Assignment, type CompletedRun, type Scheduler } from '../../../agent/src/scheduler/scheduler.js';
 import { nextSlot, offsetMs } from '../../../agent/src/scheduler/slots.js';
@@ -16,7 +16,10 @@ class GatedProber implements Prober {
   outcome: Partial<ProbeResult> = {};
   private gates: (() => void)[] = [];
   constructor(private readonly instant = false) {}
-  probe(target: ProbeTarget): Promise<ProbeResult> {
+  prepare(target: ProbeTarget): Probe {
+    return () => this.probe(target);
+  }
+  private probe(target: ProbeTarget): Promise<ProbeResult> {
     this.started.push(target);
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
