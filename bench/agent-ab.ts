@@ -12,10 +12,9 @@
 // A tree is a checkout of this repository with its node_modules; for example,
 // `git worktree add /tmp/base main && ln -s "$PWD/node_modules" /tmp/base/` against this checkout (`.`).
 import path from 'node:path';
-import type { Assignment } from '../shared/src/gen/agent.js';
 import { startFakeControlPlane, type FakeControlPlane } from '../test/fixtures/fake-control-plane.js';
-import { serviceId } from './reference/service-ids.js';
-import { buildAgent, sleep, startAgent, startNullProberAgent, startScript, threadsCpuMs, type BuiltAgent, type RunningProcess } from './support/agent-under-test.js';
+import { assignServices, buildAgent, sleep, startAgent, startNullProberAgent, startScript, threadsCpuMs, type BuiltAgent, type RunningProcess } from './support/agent-under-test.js';
+import { medianRatioRound } from './support/report.js';
 
 const [baseTree, candidateTree, kind = 'tcp', windowsArg = '8', windowArg = '12000'] = process.argv.slice(2);
 if (!baseTree || !candidateTree || (kind !== 'tcp' && kind !== 'null')) {
@@ -28,7 +27,7 @@ const WARMUP_MS = 25_000;
 const WINDOWS = Number(windowsArg);
 const WINDOW_MS = Number(windowArg);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => medianRatioRound(values, (ratio) => ratio);
 
 const builds: BuiltAgent[] = [];
 const controlPlanes: FakeControlPlane[] = [];
@@ -39,10 +38,7 @@ try {
   for (const built of builds) {
     const cp = await startFakeControlPlane({ heartbeatIntervalSeconds: 5 });
     controlPlanes.push(cp);
-    for (let i = 0; i < SERVICES; i++) {
-      const a: Assignment = { serviceId: serviceId(i), version: 1, checkType: 'TCP', endpoint: `127.0.0.1:${targets.first.tcp}`, intervalSeconds: INTERVAL_MS / 1000, timeoutSeconds: 5, options: {} };
-      cp.assignments.set(a.serviceId, a);
-    }
+    assignServices(cp, SERVICES, 'TCP', `127.0.0.1:${targets.first.tcp}`, INTERVAL_MS);
     subjects.push(kind === 'tcp' ? startAgent(built.cli, cp.address) : startNullProberAgent(built, cp.address));
     while (cp.openStreams() === 0) await sleep(50);
   }

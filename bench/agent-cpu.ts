@@ -12,11 +12,9 @@
 // bare loop's timers alone, i.e. what the agent itself adds per check, free of network noise.
 //
 //   node --import tsx bench/agent-cpu.ts [--full]
-import type { Assignment } from '../shared/src/gen/agent.js';
 import { startFakeControlPlane } from '../test/fixtures/fake-control-plane.js';
 import { startBlackbox } from './reference/blackbox.js';
-import { serviceId } from './reference/service-ids.js';
-import { buildAgent, cpuMs, sleep, startAgent, startNullProberAgent, startScript, type RunningProcess } from './support/agent-under-test.js';
+import { assignServices, buildAgent, cpuMs, sleep, startAgent, startNullProberAgent, startScript, type RunningProcess } from './support/agent-under-test.js';
 import { fullSize, medianRatioRound, report } from './support/report.js';
 
 type Kind = 'http' | 'tcp';
@@ -75,10 +73,7 @@ try {
  */
 async function measureRound(kind: Kind, probers: 'real' | 'null'): Promise<Round> {
   const cp = await startFakeControlPlane({ heartbeatIntervalSeconds: 5 });
-  for (let i = 0; i < SERVICES; i++) {
-    const a: Assignment = { serviceId: serviceId(i), version: 1, checkType: kind.toUpperCase(), endpoint: endpoint(kind), intervalSeconds: INTERVAL_MS / 1000, timeoutSeconds: 5, options: {} };
-    cp.assignments.set(a.serviceId, a);
-  }
+  assignServices(cp, SERVICES, kind.toUpperCase(), endpoint(kind), INTERVAL_MS);
   const subjects: RunningProcess[] = [];
   let driver: NodeJS.Timeout | undefined;
   try {

@@ -7,11 +7,9 @@
 // bench/reference/idle-stream.ts) and with every service running.
 //
 //   node --import tsx bench/agent-scale.ts [--full]
-import type { Assignment } from '../shared/src/gen/agent.js';
 import { nextSlot, offsetMs } from '../agent/src/scheduler/slots.js';
 import { startFakeControlPlane, type FakeControlPlane } from '../test/fixtures/fake-control-plane.js';
-import { serviceId } from './reference/service-ids.js';
-import { anonymousRssMb, buildAgent, rssMb, sleep, startAgent, startCompiled, startScript, type RunningProcess } from './support/agent-under-test.js';
+import { anonymousRssMb, assignServices, buildAgent, rssMb, sleep, startAgent, startCompiled, startScript, type RunningProcess } from './support/agent-under-test.js';
 import { fullSize, percentile, report } from './support/report.js';
 
 const SERVICES = fullSize ? 10_000 : 2_000;
@@ -31,10 +29,7 @@ try {
   cp = await startFakeControlPlane({ heartbeatIntervalSeconds: 5 });
   const idle = await measureIdle(cp, (address) => startAgent(built.cli, address));
   const idleReference = await measureIdle(cp, (address) => startCompiled(built.idleStream, [address, 'good-token']));
-  for (let i = 0; i < SERVICES; i++) {
-    const a: Assignment = { serviceId: serviceId(i), version: 1, checkType: 'TCP', endpoint: `127.0.0.1:${targets.first.tcp}`, intervalSeconds: INTERVAL_MS / 1000, timeoutSeconds: 5, options: {} };
-    cp.assignments.set(a.serviceId, a);
-  }
+  assignServices(cp, SERVICES, 'TCP', `127.0.0.1:${targets.first.tcp}`, INTERVAL_MS);
   const ours = await measureAgent(cp);
   await cp.stop();
   cp = undefined;

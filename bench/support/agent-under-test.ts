@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { bundleAgent } from '../../deploy/agent-bundle.mjs';
+import type { Assignment } from '../../shared/src/gen/agent.js';
+import type { FakeControlPlane } from '../../test/fixtures/fake-control-plane.js';
+import { serviceId } from '../reference/service-ids.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
@@ -45,6 +48,17 @@ export async function buildAgent(tree = root): Promise<BuiltAgent> {
     nullProberAgent: await bundle('null-prober-agent', 'bench/support/null-prober-agent.ts'),
     remove: () => rmSync(out, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Hands the scripted control plane `count` services of one check type on `endpoint`, every
+ * `intervalMs`, with the ids the bare loop uses (so both fire on the same slots).
+ */
+export function assignServices(cp: FakeControlPlane, count: number, checkType: string, endpoint: string, intervalMs: number): void {
+  for (let i = 0; i < count; i++) {
+    const a: Assignment = { serviceId: serviceId(i), version: 1, checkType, endpoint, intervalSeconds: intervalMs / 1000, timeoutSeconds: 5, options: {} };
+    cp.assignments.set(a.serviceId, a);
+  }
 }
 
 export interface RunningProcess {

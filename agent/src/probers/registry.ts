@@ -28,7 +28,7 @@ export function createProberRegistry(probers: readonly Prober[]): ProberRegistry
 
   const prepare = (target: ProbeTarget): PreparedCheck => {
     const prober = byFamily.get(checkFamily(target.checkType));
-    if (!prober) return failing(`check type ${target.checkType} is not supported by this agent version`);
+    if (!prober) return unsupportedCheck(target.checkType);
     let probe: Probe;
     try {
       probe = prober.prepare(target);
@@ -68,6 +68,11 @@ function runWithDeadline(probe: Probe, timeoutMs: number, done: (result: ProbeRe
     // A prober that throws instead of rejecting still yields a result, not a lost run.
     queueMicrotask(() => fail(err));
   }
+}
+
+/** The check of a type this agent has no prober for, or does not know at all. */
+export function unsupportedCheck(checkType: string): PreparedCheck {
+  return failing(`check type ${checkType} is not supported by this agent version`);
 }
 
 /** A check that fails the same way every run (after its caller has returned, as every check reports). */

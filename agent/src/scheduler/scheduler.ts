@@ -9,7 +9,7 @@ import type { Assignment } from '../../../shared/src/assignment.js';
 import { normaliseCheckType } from '../../../shared/src/check-types.js';
 import { statusOf, type ServiceStatus } from '../../../shared/src/status.js';
 import type { ProbeResult, ProbeTarget } from '../probers/prober.js';
-import type { PreparedCheck, ProberRegistry } from '../probers/registry.js';
+import { unsupportedCheck, type PreparedCheck, type ProberRegistry } from '../probers/registry.js';
 import { Semaphore } from './semaphore.js';
 import { nextSlot, offsetMs } from './slots.js';
 
@@ -48,8 +48,8 @@ interface Entry {
   assignment: Assignment;
   /** Where the service's runs fall within its interval, computed once per assignment. */
   offsetMs: number;
-  /** The check, prepared once per assignment; null for a check type this agent does not know. */
-  check: PreparedCheck | null;
+  /** The check, prepared once per assignment. */
+  check: PreparedCheck;
   timer?: NodeJS.Timeout;
   /** The timer's callback, made once per entry rather than once per run. */
   fire: () => void;
@@ -97,7 +97,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   const slotOffset = (a: Assignment) => offsetMs(a.serviceId, intervalMs(a));
   const prepareCheck = (a: Assignment) => {
     const target = probeTarget(a);
-    return target ? registry.prepare(target) : null;
+    return target ? registry.prepare(target) : unsupportedCheck(a.checkType);
   };
   const newEntry = (assignment: Assignment): Entry => {
     const entry: Entry = { assignment, offsetMs: slotOffset(assignment), check: prepareCheck(assignment), fire: () => fire(entry), running: false, removed: false, dropped: false, runAgain: false };
@@ -148,7 +148,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   }
 
   /** Runs the probe in the place acquired for it, hands the result on, and frees the place. */
-  function run(entry: Entry, assignment: Assignment, check: PreparedCheck | null, adHoc: boolean, plannedAt: number | undefined): void {
+  function run(entry: Entry, assignment: Assignment, check: PreparedCheck, adHoc: boolean, plannedAt: number | undefined): void {
     // Waiting for a free slot may outlast the assignment: never probe with old settings.
     // Freed on the next turn, so a queue of such runs does not unwind on one stack.
     if (!isCurrent(entry) || entry.assignment !== assignment) {
@@ -173,8 +173,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       }
       ended(entry);
     };
-    if (check) check(publish);
-    else queueMicrotask(() => publish({ ok: false, responseTimeMs: 0, message: `check type ${assignment.checkType} is not supported by this agent version`, details: {} }));
+    check(publish);
   }
 
   /** A started probe is over: its place is free, and stop() may be waiting for the last one. */
