@@ -51,8 +51,12 @@ interface Entry {
   /** The check, prepared once per assignment. */
   check: PreparedCheck;
   timer?: NodeJS.Timeout;
-  /** The timer's callback, made once per entry rather than once per run. */
+  /** The callbacks of its runs, made once per entry rather than once per run (P1). */
   fire: () => void;
+  begin: () => void;
+  report: (result: ProbeResult) => void;
+  /** The current run: its settings, and when it was planned and began (epoch ms; planned is undefined for ad-hoc runs). */
+  run: { assignment: Assignment; adHoc: boolean; plannedAt: number | undefined; checkedAt: number };
   /** When the next scheduled run should start. */
   plannedAt?: number;
   running: boolean;
@@ -100,7 +104,19 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     return target ? registry.prepare(target) : unsupportedCheck(a.checkType);
   };
   const newEntry = (assignment: Assignment): Entry => {
-    const entry: Entry = { assignment, offsetMs: slotOffset(assignment), check: prepareCheck(assignment), fire: () => fire(entry), running: false, removed: false, dropped: false, runAgain: false };
+    const entry: Entry = {
+      assignment,
+      offsetMs: slotOffset(assignment),
+      check: prepareCheck(assignment),
+      fire: () => fire(entry),
+      begin: () => begin(entry),
+      report: (result) => report(entry, result),
+      run: { assignment, adHoc: false, plannedAt: undefined, checkedAt: 0 },
+      running: false,
+      removed: false,
+      dropped: false,
+      runAgain: false,
+    };
     return entry;
   };
 
@@ -137,43 +153,48 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       return;
     }
     entry.running = true;
-    const { assignment, check } = entry;
     const now = Date.now();
-    const plannedAt = adHoc ? undefined : (entry.plannedAt ?? now);
+    // A service has one run at a time, so the run's state lives on its entry.
+    const { run } = entry;
+    run.assignment = entry.assignment;
+    run.adHoc = adHoc;
+    run.plannedAt = adHoc ? undefined : (entry.plannedAt ?? now);
     if (!adHoc) scheduleNext(entry, now);
-    if (!limiter.acquire(() => run(entry, assignment, check, adHoc, plannedAt))) {
+    if (!limiter.acquire(entry.begin)) {
       skipped++;
       entry.running = false;
     }
   }
 
-  /** Runs the probe in the place acquired for it, hands the result on, and frees the place. */
-  function run(entry: Entry, assignment: Assignment, check: PreparedCheck, adHoc: boolean, plannedAt: number | undefined): void {
+  /** Runs the probe in the place acquired for it; report() hands the result on and frees the place. */
+  function begin(entry: Entry): void {
     // Waiting for a free slot may outlast the assignment: never probe with old settings.
     // Freed on the next turn, so a queue of such runs does not unwind on one stack.
-    if (!isCurrent(entry) || entry.assignment !== assignment) {
+    if (!isCurrent(entry) || entry.assignment !== entry.run.assignment) {
       queueMicrotask(() => {
         limiter.release();
         finishRun(entry);
       });
       return;
     }
-    const checkedAt = Date.now();
+    entry.run.checkedAt = Date.now();
     probing++;
-    const publish = (result: ProbeResult) => {
-      const status = statusOf(result.ok, result.responseTimeMs, result.degraded);
-      // A run of settings replaced meanwhile says nothing about the new ones' status.
-      const current = entry.assignment === assignment;
-      const statusChanged = current && status !== entry.lastStatus;
-      if (current) entry.lastStatus = status;
-      try {
-        onResult({ assignment, result, checkedAt, adHoc, latenessMs: plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt), status, statusChanged });
-      } catch (err) {
-        logger.error({ err, serviceId: assignment.serviceId }, 'publishing a result failed');
-      }
-      ended(entry);
-    };
-    check(publish);
+    entry.check(entry.report);
+  }
+
+  function report(entry: Entry, result: ProbeResult): void {
+    const { assignment, adHoc, plannedAt, checkedAt } = entry.run;
+    const status = statusOf(result.ok, result.responseTimeMs, result.degraded);
+    // A run of settings replaced meanwhile says nothing about the new ones' status.
+    const current = entry.assignment === assignment;
+    const statusChanged = current && status !== entry.lastStatus;
+    if (current) entry.lastStatus = status;
+    try {
+      onResult({ assignment, result, checkedAt, adHoc, latenessMs: plannedAt === undefined ? null : Math.max(0, checkedAt - plannedAt), status, statusChanged });
+    } catch (err) {
+      logger.error({ err, serviceId: assignment.serviceId }, 'publishing a result failed');
+    }
+    ended(entry);
   }
 
   /** A started probe is over: its place is free, and stop() may be waiting for the last one. */

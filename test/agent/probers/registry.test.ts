@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { ProbeSignal } from '../../../agent/src/probers/probe-signal.js';
 import type { Prober, ProbeResult, ProbeTarget } from '../../../agent/src/probers/prober.js';
 import { createProberRegistry, type PreparedCheck } from '../../../agent/src/probers/registry.js';
@@ -52,6 +54,12 @@ describe('prober registry', () => {
       expect(await createProberRegistry([p]).run(target(1_000))).to.include({ ok: false, message: 'prober error: thrown at once' });
     });
 
+    it('keeps its process alive until the result, though the probe holds nothing open', function () {
+      this.timeout(30_000);
+      const out = execFileSync(process.execPath, ['--import', 'tsx', path.resolve('test/fixtures/stalled-check-once.ts')], { encoding: 'utf8' });
+      expect(JSON.parse(out)).to.include({ ok: false, message: 'timed out after 200 ms' });
+    });
+
     it('reports a check type it has no prober for as not supported', async () => {
       expect(await createProberRegistry([]).run(target(1_000))).to.include({ ok: false, message: 'check type TCP is not supported by this agent version' });
     });
@@ -85,6 +93,38 @@ describe('prober registry', () => {
       };
       const check = createProberRegistry([p]).prepare(target(1_000));
       for (let i = 0; i < 2; i++) expect(await runOnce(check)).to.include({ ok: false, message: 'prober error: cannot prepare' });
+    });
+
+    it('never aborts the signal of a run that ended in time, even once its deadline has passed', async () => {
+      const p = prober(async () => ({ ok: true, responseTimeMs: 1, message: 'connected in 1 ms', details: {} }));
+      const check = createProberRegistry([p]).prepare(target(20));
+      await runOnce(check);
+      await runOnce(check);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(p.signals.map((s) => s.aborted)).to.deep.equal([false, false]);
+    });
+
+    it('gives a probe that outlived its deadline no say over the runs after it', async () => {
+      const late: ((result: ProbeResult) => void)[] = [];
+      const p = prober((signal) =>
+        p.signals.length === 1
+          ? new Promise((resolve) => late.push(resolve))
+          : new Promise((resolve) => setTimeout(() => resolve({ ok: true, responseTimeMs: 5, message: 'second', details: {} }), 5)),
+      );
+      const check = createProberRegistry([p]).prepare(target(20));
+      expect(await runOnce(check)).to.include({ ok: false, message: 'timed out after 20 ms' });
+      const reported: ProbeResult[] = [];
+      const second = new Promise<void>((resolve) =>
+        check((result) => {
+          reported.push(result);
+          resolve();
+        }),
+      );
+      late[0]!({ ok: true, responseTimeMs: 200, message: 'first, too late', details: {} });
+      await second;
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(reported.map((r) => r.message)).to.deep.equal(['second']);
+      expect(p.signals.map((s) => s.aborted)).to.deep.equal([true, false]);
     });
 
     it('reports a result only after the check has returned, whatever the prober does', async () => {
