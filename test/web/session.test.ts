@@ -61,7 +61,8 @@ describe('dashboard: session', function () {
     const expired = await new SignJWT({ user_id: user.userId, tenant_id: user.orgId, email: user.email })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
-      .setExpirationTime(Math.floor(Date.now() / 1000) + 2)
+      // Long enough for the page to show the signed-in dashboard first on a loaded CI machine.
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 6)
       .sign(new TextEncoder().encode('outpost-test-secret-0123456789abcdefghijklmnop'));
     const { page } = await h.newPage();
     await page.goto('/sign-in');
@@ -69,7 +70,7 @@ describe('dashboard: session', function () {
     await page.evaluate(`localStorage.setItem('outpost.session', ${JSON.stringify(session)})`);
     await page.goto('/services');
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    await page.getByText('Your session has expired. Sign in again.').waitFor({ timeout: 8_000 });
+    await page.getByText('Your session has expired. Sign in again.').waitFor({ timeout: 15_000 });
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 });
