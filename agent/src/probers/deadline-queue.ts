@@ -1,8 +1,9 @@
 // The deadlines of the runs that share one timeout. Runs join as they start, so their
 // deadlines come in the order they joined: one Node timer, for the earliest, serves them all.
-// A run that ends in time costs a place in a ring, never a timer of its own: a timer made and
+// A run that ends in time costs a place in a ring, never a timer of its own. A timer made and
 // cleared per check (a Timeout, and its list made and dropped in Node's timer queue each time
-// none other was pending) was a sixth of what the agent allocated per check (P1).
+// none other was pending), with the closures around it, was more than a quarter of what the
+// agent allocated per check (P1).
 
 /** What a deadline is kept for: one run after another, told apart by a number. */
 export interface TimedRun {

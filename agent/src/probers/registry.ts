@@ -40,10 +40,10 @@ export function createProberRegistry(probers: readonly Prober[]): ProberRegistry
     const { timeoutMs } = target;
     let queue = deadlines.get(timeoutMs);
     if (!queue) deadlines.set(timeoutMs, (queue = new DeadlineQueue(timeoutMs)));
-    let runner = new Runner(probe, timeoutMs, queue);
+    let runner: Runner | undefined;
     return (done) => {
       // A probe still going (it outlived its deadline, or runs beside this one) keeps its runner.
-      if (runner.probing) runner = new Runner(probe, timeoutMs, queue);
+      if (!runner || runner.probing) runner = new Runner(probe, timeoutMs, queue);
       runner.start(done);
     };
   };
