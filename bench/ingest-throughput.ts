@@ -147,6 +147,7 @@ try {
         details: {},
         adHoc: false,
         degraded: false,
+        speedJudged: false,
       }));
       return encode({ payload: { $case: 'results', value: { batchId: randomUUID(), results } } });
     });

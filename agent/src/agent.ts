@@ -127,7 +127,9 @@ export function createAgent(options: AgentOptions): Agent {
         serviceId: run.assignment.serviceId,
         assignmentVersion: run.assignment.version,
         ok: run.result.ok,
-        degraded: run.result.degraded ?? false,
+        // The scheduler judged the speed by the service's own degraded_after_ms.
+        degraded: run.status === 'YELLOW',
+        speedJudged: true,
         responseTimeMs: run.result.responseTimeMs,
         message: run.result.message,
         checkedAtMs: run.checkedAt,

@@ -18,7 +18,8 @@ export type CheckFamily =
   | 'MONGODB'
   | 'POSTGRES'
   | 'GRPC'
-  | 'TLS_CERTIFICATE';
+  | 'TLS_CERTIFICATE'
+  | 'MULTISTEP';
 
 interface CheckTypeInfo {
   family: CheckFamily;
@@ -67,6 +68,7 @@ const CATALOGUE = {
   POSTGRESQL: { family: 'POSTGRES', endpoint: 'host-port' },
   GRPC: { family: 'GRPC', endpoint: 'host-port' },
   TLS_CERTIFICATE: { family: 'TLS_CERTIFICATE', endpoint: 'host-port' },
+  MULTISTEP: { family: 'MULTISTEP', endpoint: 'http-url' },
 } as const satisfies Record<string, CheckTypeInfo>;
 
 export type CheckType = keyof typeof CATALOGUE;

@@ -50,6 +50,7 @@ export async function connectScriptedAgent(grpcPort: number, token: string, loca
         assignmentVersion: 1,
         ok: true,
         degraded: false,
+        speedJudged: false,
         responseTimeMs: 10,
         message: 'ok',
         checkedAtMs: Date.now(),

@@ -19,6 +19,7 @@ const loaders: Record<CheckFamily, () => Promise<Prober>> = {
   POSTGRES: () => import('./postgres.js').then((m) => m.postgresProber()),
   GRPC: () => import('./grpc.js').then((m) => m.grpcProber()),
   TLS_CERTIFICATE: () => import('./tls-certificate.js').then((m) => m.tlsCertificateProber()),
+  MULTISTEP: () => import('./multistep.js').then((m) => m.multistepProber()),
 };
 
 export function defaultProbers(): Prober[] {

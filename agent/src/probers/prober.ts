@@ -26,6 +26,29 @@ export interface ProbeResult {
   /** Short and human: "HTTP 200 in 85 ms", "connection refused". */
   message: string;
   details: ProbeDetails;
+  /** What answered, for options.assertions; set by a probe that got an answer to judge. */
+  observed?: Observed;
+}
+
+/**
+ * The values of the assertion sources (shared/src/assertions.ts) a family offers, as its
+ * probe saw them; response_time_ms is the result's own. A source left out yields nothing.
+ */
+export interface Observed {
+  /** HTTP status code, WebSocket upgrade status, or gRPC health status name. */
+  status?: number | string;
+  /** Lower-case names. */
+  headers?: Record<string, string>;
+  /** The decoded body (HTTP), or what a TCP conversation read back. */
+  body?: string;
+  /** DNS answers, each as text, and the response code (NOERROR, NXDOMAIN, ...). */
+  answers?: string[];
+  rcode?: string;
+  /** A database's answer: the first column of the first row, or a MongoDB command's reply. */
+  result?: unknown;
+  /** What the server said first (SMTP, IMAP, FTP, SSH). */
+  banner?: string;
+  tls_days_remaining?: number;
 }
 
 /** One target's check, ready to run: resolves (never rejects) before or when `signal` aborts at the check's timeout. */

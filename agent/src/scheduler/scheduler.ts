@@ -184,7 +184,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
 
   function report(entry: Entry, result: ProbeResult): void {
     const { assignment, adHoc, plannedAt, checkedAt } = entry.run;
-    const status = statusOf(result.ok, result.responseTimeMs, result.degraded);
+    const status = statusOf(result.ok, result.responseTimeMs, result.degraded, assignment.options.degraded_after_ms as number | undefined);
     // A run of settings replaced meanwhile says nothing about the new ones' status.
     const current = entry.assignment === assignment;
     const statusChanged = current && status !== entry.lastStatus;

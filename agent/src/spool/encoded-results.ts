@@ -44,6 +44,7 @@ const RESULT = {
   details: tag(8, LENGTH_DELIMITED),
   adHoc: tag(9, VARINT),
   degraded: tag(10, VARINT),
+  speedJudged: tag(11, VARINT),
 };
 /** google.protobuf.Struct's map entry, and the entry's key and value. */
 const STRUCT_FIELD = tag(1, LENGTH_DELIMITED);
@@ -126,6 +127,7 @@ function resultSize(r: SpooledResult, detailsBytes: number): number {
   if (r.details !== undefined) size += 1 + varintSize(detailsBytes) + detailsBytes;
   if (r.adHoc !== false) size += 2;
   if (r.degraded !== false) size += 2;
+  if (r.speedJudged !== false) size += 2;
   return size;
 }
 
@@ -141,6 +143,7 @@ function writeResult(out: Buffer, at: number, r: SpooledResult, detailsBytes: nu
   if (r.details !== undefined) at = writeDetails(out, writeVarintField(out, at, RESULT.details, detailsBytes), r.details);
   if (r.adHoc !== false) at = writeBoolField(out, at, RESULT.adHoc, r.adHoc);
   if (r.degraded !== false) at = writeBoolField(out, at, RESULT.degraded, r.degraded);
+  if (r.speedJudged !== false) at = writeBoolField(out, at, RESULT.speedJudged, r.speedJudged);
   return at;
 }
 

@@ -112,7 +112,7 @@ function parseLine(line: string): Line {
   }
   if (typeof value.seal === 'string' && typeof value.seq === 'number') return { kind: 'seal', batchId: value.seal, seq: value.seq };
   if (typeof value.done === 'string') return { kind: 'release', batchId: value.done };
-  // Results spooled by an agent version without `degraded` read as not degraded.
-  if (typeof value.id === 'string') return { kind: 'result', result: { degraded: false, ...(value as Omit<LegacyResult, 'degraded'>) } };
+  // Results spooled by an agent version without `degraded` read as not degraded; none of them judged the speed.
+  if (typeof value.id === 'string') return { kind: 'result', result: { degraded: false, ...(value as Omit<LegacyResult, 'degraded' | 'speedJudged'>), speedJudged: false } };
   return { kind: 'torn' };
 }

@@ -201,6 +201,7 @@ function toAgentResult(r: CheckResult): AgentResult {
     serviceId: r.serviceId,
     ok: r.ok,
     degraded: r.degraded,
+    speedJudged: r.speedJudged,
     responseTimeMs: r.responseTimeMs,
     // What a target answered may hold text no column can store; repaired, never refused,
     // or the batch would come back forever.

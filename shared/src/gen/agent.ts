@@ -21,10 +21,12 @@ export const protobufFileName = "agent.proto";
  */
 
 export interface AgentMessage {
-  payload: { $case: "hello"; value: Hello } | { $case: "results"; value: ResultBatch } | {
-    $case: "heartbeat";
-    value: Heartbeat;
-  } | undefined;
+  payload:
+    | { $case: "hello"; value: Hello }
+    | { $case: "results"; value: ResultBatch }
+    | { $case: "heartbeat"; value: Heartbeat }
+    | { $case: "testResult"; value: TestRunResult }
+    | undefined;
 }
 
 export interface Hello {
@@ -70,6 +72,11 @@ export interface CheckResult {
    * certificate close to expiry. Older agents leave it false.
    */
   degraded: boolean;
+  /**
+   * The agent judged the response time against the service's own degraded_after_ms, so
+   * `degraded` alone says YELLOW. Older agents leave it false: then the 1,000 ms line applies.
+   */
+  speedJudged: boolean;
 }
 
 export interface ControlMessage {
@@ -80,6 +87,7 @@ export interface ControlMessage {
     | { $case: "removal"; value: AssignmentRemoval }
     | { $case: "runNow"; value: RunNow }
     | { $case: "ack"; value: BatchAck }
+    | { $case: "testRun"; value: TestRun }
     | undefined;
 }
 
@@ -128,6 +136,24 @@ export interface BatchAck {
   accepted: number;
 }
 
+/**
+ * Runs a check once, outside the schedule, for POST /services/test: nothing is stored. The
+ * assignment is not held; its service_id may name no stored service.
+ */
+export interface TestRun {
+  requestId: string;
+  assignment: Assignment | undefined;
+}
+
+/**
+ * The outcome of a TestRun, sent once, outside the spool (nobody waits for it after a
+ * reconnect, so it is never replayed).
+ */
+export interface TestRunResult {
+  requestId: string;
+  result: CheckResult | undefined;
+}
+
 function createBaseAgentMessage(): AgentMessage {
   return { payload: undefined };
 }
@@ -143,6 +169,9 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         break;
       case "heartbeat":
         Heartbeat.encode(message.payload.value, writer.uint32(26).fork()).join();
+        break;
+      case "testResult":
+        TestRunResult.encode(message.payload.value, writer.uint32(34).fork()).join();
         break;
     }
     return writer;
@@ -185,6 +214,14 @@ export const AgentMessage: MessageFns<AgentMessage> = {
             message.payload = { $case: "heartbeat", value: Heartbeat.decode(reader, reader.uint32()) };
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.payload = { $case: "testResult", value: TestRunResult.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -205,6 +242,10 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         ? { $case: "results", value: ResultBatch.fromJSON(object.results) }
         : isSet(object.heartbeat)
         ? { $case: "heartbeat", value: Heartbeat.fromJSON(object.heartbeat) }
+        : isSet(object.testResult)
+        ? { $case: "testResult", value: TestRunResult.fromJSON(object.testResult) }
+        : isSet(object.test_result)
+        ? { $case: "testResult", value: TestRunResult.fromJSON(object.test_result) }
         : undefined,
     };
   },
@@ -217,6 +258,8 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       obj.results = ResultBatch.toJSON(message.payload.value);
     } else if (message.payload?.$case === "heartbeat") {
       obj.heartbeat = Heartbeat.toJSON(message.payload.value);
+    } else if (message.payload?.$case === "testResult") {
+      obj.testResult = TestRunResult.toJSON(message.payload.value);
     }
     return obj;
   },
@@ -242,6 +285,12 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       case "heartbeat": {
         if (object.payload?.value !== undefined && object.payload?.value !== null) {
           message.payload = { $case: "heartbeat", value: Heartbeat.fromPartial(object.payload.value) };
+        }
+        break;
+      }
+      case "testResult": {
+        if (object.payload?.value !== undefined && object.payload?.value !== null) {
+          message.payload = { $case: "testResult", value: TestRunResult.fromPartial(object.payload.value) };
         }
         break;
       }
@@ -599,6 +648,7 @@ function createBaseCheckResult(): CheckResult {
     details: undefined,
     adHoc: false,
     degraded: false,
+    speedJudged: false,
   };
 }
 
@@ -633,6 +683,9 @@ export const CheckResult: MessageFns<CheckResult> = {
     }
     if (message.degraded !== false) {
       writer.uint32(80).bool(message.degraded);
+    }
+    if (message.speedJudged !== false) {
+      writer.uint32(88).bool(message.speedJudged);
     }
     return writer;
   },
@@ -730,6 +783,14 @@ export const CheckResult: MessageFns<CheckResult> = {
             message.degraded = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.speedJudged = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -774,6 +835,11 @@ export const CheckResult: MessageFns<CheckResult> = {
         ? globalThis.Boolean(object.ad_hoc)
         : false,
       degraded: isSet(object.degraded) ? globalThis.Boolean(object.degraded) : false,
+      speedJudged: isSet(object.speedJudged)
+        ? globalThis.Boolean(object.speedJudged)
+        : isSet(object.speed_judged)
+        ? globalThis.Boolean(object.speed_judged)
+        : false,
     };
   },
 
@@ -809,6 +875,9 @@ export const CheckResult: MessageFns<CheckResult> = {
     if (message.degraded !== false) {
       obj.degraded = message.degraded;
     }
+    if (message.speedJudged !== false) {
+      obj.speedJudged = message.speedJudged;
+    }
     return obj;
   },
 
@@ -827,6 +896,7 @@ export const CheckResult: MessageFns<CheckResult> = {
     message.details = object.details ?? undefined;
     message.adHoc = object.adHoc ?? false;
     message.degraded = object.degraded ?? false;
+    message.speedJudged = object.speedJudged ?? false;
     return message;
   },
 };
@@ -855,6 +925,9 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         break;
       case "ack":
         BatchAck.encode(message.payload.value, writer.uint32(50).fork()).join();
+        break;
+      case "testRun":
+        TestRun.encode(message.payload.value, writer.uint32(58).fork()).join();
         break;
     }
     return writer;
@@ -921,6 +994,14 @@ export const ControlMessage: MessageFns<ControlMessage> = {
             message.payload = { $case: "ack", value: BatchAck.decode(reader, reader.uint32()) };
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.payload = { $case: "testRun", value: TestRun.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -949,6 +1030,10 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         ? { $case: "runNow", value: RunNow.fromJSON(object.run_now) }
         : isSet(object.ack)
         ? { $case: "ack", value: BatchAck.fromJSON(object.ack) }
+        : isSet(object.testRun)
+        ? { $case: "testRun", value: TestRun.fromJSON(object.testRun) }
+        : isSet(object.test_run)
+        ? { $case: "testRun", value: TestRun.fromJSON(object.test_run) }
         : undefined,
     };
   },
@@ -967,6 +1052,8 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       obj.runNow = RunNow.toJSON(message.payload.value);
     } else if (message.payload?.$case === "ack") {
       obj.ack = BatchAck.toJSON(message.payload.value);
+    } else if (message.payload?.$case === "testRun") {
+      obj.testRun = TestRun.toJSON(message.payload.value);
     }
     return obj;
   },
@@ -1010,6 +1097,12 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       case "ack": {
         if (object.payload?.value !== undefined && object.payload?.value !== null) {
           message.payload = { $case: "ack", value: BatchAck.fromPartial(object.payload.value) };
+        }
+        break;
+      }
+      case "testRun": {
+        if (object.payload?.value !== undefined && object.payload?.value !== null) {
+          message.payload = { $case: "testRun", value: TestRun.fromPartial(object.payload.value) };
         }
         break;
       }
@@ -1707,6 +1800,188 @@ export const BatchAck: MessageFns<BatchAck> = {
     const message = createBaseBatchAck();
     message.batchId = object.batchId ?? "";
     message.accepted = object.accepted ?? 0;
+    return message;
+  },
+};
+
+function createBaseTestRun(): TestRun {
+  return { requestId: "", assignment: undefined };
+}
+
+export const TestRun: MessageFns<TestRun> = {
+  encode(message: TestRun, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    if (message.assignment !== undefined) {
+      Assignment.encode(message.assignment, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestRun {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestRun();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.assignment = Assignment.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestRun {
+    return {
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+      assignment: isSet(object.assignment) ? Assignment.fromJSON(object.assignment) : undefined,
+    };
+  },
+
+  toJSON(message: TestRun): unknown {
+    const obj: any = {};
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    if (message.assignment !== undefined) {
+      obj.assignment = Assignment.toJSON(message.assignment);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestRun>, I>>(base?: I): TestRun {
+    return TestRun.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestRun>, I>>(object: I): TestRun {
+    const message = createBaseTestRun();
+    message.requestId = object.requestId ?? "";
+    message.assignment = (object.assignment !== undefined && object.assignment !== null)
+      ? Assignment.fromPartial(object.assignment)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTestRunResult(): TestRunResult {
+  return { requestId: "", result: undefined };
+}
+
+export const TestRunResult: MessageFns<TestRunResult> = {
+  encode(message: TestRunResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    if (message.result !== undefined) {
+      CheckResult.encode(message.result, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestRunResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestRunResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.result = CheckResult.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestRunResult {
+    return {
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+      result: isSet(object.result) ? CheckResult.fromJSON(object.result) : undefined,
+    };
+  },
+
+  toJSON(message: TestRunResult): unknown {
+    const obj: any = {};
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    if (message.result !== undefined) {
+      obj.result = CheckResult.toJSON(message.result);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestRunResult>, I>>(base?: I): TestRunResult {
+    return TestRunResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestRunResult>, I>>(object: I): TestRunResult {
+    const message = createBaseTestRunResult();
+    message.requestId = object.requestId ?? "";
+    message.result = (object.result !== undefined && object.result !== null)
+      ? CheckResult.fromPartial(object.result)
+      : undefined;
     return message;
   },
 };

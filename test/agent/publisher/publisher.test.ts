@@ -9,7 +9,7 @@ import { DiskSpool, type SealedBatch } from '../../../agent/src/spool/disk-spool
 import { poll } from '../../support/poll.js';
 import { resultsOf } from '../../support/spooled-results.js';
 
-const result = () => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, responseTimeMs: 1, message: 'ok', checkedAtMs: Date.now(), details: {}, adHoc: false });
+const result = () => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, speedJudged: false, responseTimeMs: 1, message: 'ok', checkedAtMs: Date.now(), details: {}, adHoc: false });
 
 describe('publisher', () => {
   let dir: string;

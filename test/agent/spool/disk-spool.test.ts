@@ -11,7 +11,7 @@ import { poll } from '../../support/poll.js';
 import { decodeResults, resultsOf } from '../../support/spooled-results.js';
 
 const silent = pino({ level: 'silent' });
-const result = (): SpooledResult => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, responseTimeMs: 5, message: 'ok', checkedAtMs: Date.now(), details: { connect_ms: 1 }, adHoc: false });
+const result = (): SpooledResult => ({ id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 1, ok: true, degraded: false, speedJudged: false, responseTimeMs: 5, message: 'ok', checkedAtMs: Date.now(), details: { connect_ms: 1 }, adHoc: false });
 const idsOf = (spool: DiskSpool) => spool.sealed().flatMap((b) => resultsOf(b).map((r) => r.id));
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 /** A segment's records, each as its kind and what names it: the result ids, the batch. */

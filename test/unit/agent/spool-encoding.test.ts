@@ -5,7 +5,7 @@ import { readRecords, releaseRecord, resultsRecord, sealRecord } from '../../../
 import { AgentMessage, ResultBatch, type CheckResult } from '../../../shared/src/gen/agent.js';
 
 const result = (over: Partial<CheckResult> = {}): CheckResult => ({
-  id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 3, ok: true, degraded: false, responseTimeMs: 12.5, message: 'HTTP 200 in 12 ms',
+  id: randomUUID(), serviceId: randomUUID(), assignmentVersion: 3, ok: true, degraded: false, speedJudged: false, responseTimeMs: 12.5, message: 'HTTP 200 in 12 ms',
   checkedAtMs: 1_790_000_000_123, details: { status_code: 200, connect_ms: 0.4, tls_subject: 'CN=x', nested: { list: [1, 'two', true, null] } }, adHoc: false, ...over,
 });
 /** A result as the agent spools a new one: without an id. */
@@ -27,7 +27,7 @@ describe('spool encoding', () => {
       'integers past 32 bits': { assignmentVersion: 2 ** 40 + 3, checkedAtMs: Number.MAX_SAFE_INTEGER },
       'a negative time (ten bytes of varint)': { checkedAtMs: -5 },
       'nested details': { details: { redirects: [{ url: 'http://a/' }, 2], headers: { a: 'b' } } },
-      'flags set': { adHoc: true, degraded: true, responseTimeMs: Number.NaN },
+      'flags set': { adHoc: true, degraded: true, speedJudged: true, responseTimeMs: Number.NaN },
     };
     for (const [name, over] of Object.entries(cases)) {
       it(`writes ${name} byte for byte as the generated encoder`, () => {

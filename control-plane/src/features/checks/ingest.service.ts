@@ -4,7 +4,7 @@
 // (group-commit.ts). The caller acknowledges the batch only after ingest() resolves, so nothing
 // is lost; a replay stores nothing twice. Every step is a fixed number of statements for the
 // whole transaction, however many batches, results, services or alerts it holds.
-import { statusOf } from '../../../../shared/src/status.js';
+import { reportedStatus } from '../../../../shared/src/status.js';
 import type { Clock } from '../../clock.js';
 import { isDatabaseUnavailable, isMissingPartition } from '../../db/pg-errors.js';
 import type { Tx } from '../../db/tx.js';
@@ -28,6 +28,8 @@ export interface AgentResult {
   ok: boolean;
   /** Passed but degraded in the prober's judgement (YELLOW); absent means not. */
   degraded?: boolean;
+  /** The agent judged the speed by the service's own threshold: `degraded` alone says YELLOW. */
+  speedJudged?: boolean;
   responseTimeMs: number;
   message: string;
   checkedAt: Date;
@@ -164,7 +166,7 @@ export function createIngestService({ transaction, results, partitions, evaluato
     return kept.map((r) => ({
       id: r.id,
       serviceId: r.serviceId,
-      status: statusOf(r.ok, r.responseTimeMs, r.degraded),
+      status: reportedStatus(r.ok, r.responseTimeMs, r.degraded, r.speedJudged),
       responseTimeMs: Math.max(0, Math.round(r.responseTimeMs * 10) / 10),
       message: r.message.slice(0, MAX_MESSAGE_LENGTH),
       location: origin.location,

@@ -74,6 +74,7 @@ const OPTIONS: Record<Family, OptionSpec[]> = {
     { key: 'service', label: 'Health service name', kind: 'text', hint: 'Empty checks the server as a whole.' },
     MIN_FAILING,
   ],
+  MULTISTEP: [VERIFY_TLS, MIN_FAILING],
 };
 
 export function optionsOf(checkType: string): OptionSpec[] {
