@@ -5,6 +5,7 @@ import { AGENT_CHECK_TYPES, checkFamily, type CheckFamily, type CheckType } from
 import { DeadlineQueue, type TimedRun } from './deadline-queue.js';
 import { DeadlineSignal } from './probe-signal.js';
 import type { Probe, Prober, ProbeResult, ProbeTarget } from './prober.js';
+import { withVerdict } from './verdict.js';
 
 /** Time a prober gets after its signal aborts to report its own, more precise, failure. */
 const ABORT_GRACE_MS = 100;
@@ -33,7 +34,7 @@ export function createProberRegistry(probers: readonly Prober[]): ProberRegistry
     if (!prober) return unsupportedCheck(target.checkType);
     let probe: Probe;
     try {
-      probe = prober.prepare(target);
+      probe = withVerdict(prober.prepare(target), target.options);
     } catch (err) {
       return failing(proberError(err));
     }

@@ -1,0 +1,68 @@
+// What a check's own options add to a prober's result: its assertions, its fail_after_ms
+// threshold, and the response kept for the person paged (save_failed_response). A check that
+// sets none of them runs its probe as it is (P1 measures that path).
+import type { Assertion } from '../../../shared/src/assertions.js';
+import { compileAssertions, outcomesAsDetails, type AssertionCheck } from './assertions.js';
+import type { DetailValue, Observed, Probe, ProbeResult } from './prober.js';
+
+/** details.response keeps at most this much of a failed answer's body, and this many headers. */
+const SAVED_BODY_BYTES = 4096;
+const SAVED_HEADERS = 50;
+
+interface VerdictOptions {
+  assertions?: Assertion[];
+  fail_after_ms?: number;
+  save_failed_response?: boolean;
+}
+
+/** The probe, judged by the options that ask for it; the probe itself when none do. */
+export function withVerdict(probe: Probe, options: VerdictOptions): Probe {
+  const check = options.assertions?.length ? compileAssertions(options.assertions) : undefined;
+  const failAfterMs = options.fail_after_ms;
+  const save = options.save_failed_response === true;
+  if (!check && failAfterMs === undefined && !save) return probe;
+  return (signal) => probe(signal).then((result) => judge(result, check, failAfterMs, save));
+}
+
+/** Applies a check's assertions and thresholds to a result (also for each MULTISTEP step's own assertions). */
+export function judge(result: ProbeResult, check: AssertionCheck | undefined, failAfterMs: number | undefined, save: boolean): ProbeResult {
+  const { observed } = result;
+  let { ok, message } = result;
+  const details = { ...result.details };
+  if (check) {
+    const verdict = check(observed && { observed, responseTimeMs: result.responseTimeMs });
+    details.assertions = outcomesAsDetails(verdict.outcomes);
+    if (ok && verdict.failure !== undefined) {
+      ok = false;
+      message = verdict.failure;
+    }
+  }
+  if (ok && failAfterMs !== undefined && result.responseTimeMs > failAfterMs) {
+    ok = false;
+    message = `${message}: slower than fail_after_ms (${result.responseTimeMs} ms > ${failAfterMs} ms)`;
+  }
+  if (!ok && save && observed) {
+    const saved = savedResponse(observed);
+    if (saved) details.response = saved;
+  }
+  return { ...result, ok, message, details };
+}
+
+/** What the server said, as far as a failure report needs it. */
+function savedResponse(observed: Observed): DetailValue | undefined {
+  if (observed.status === undefined && observed.body === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(observed.headers ?? {}).slice(0, SAVED_HEADERS)) headers[name] = value;
+  const body = observed.body === undefined ? null : firstBytes(observed.body, SAVED_BODY_BYTES);
+  return { status: observed.status ?? null, headers, body };
+}
+
+/** The longest prefix of `text` within `bytes` bytes of UTF-8, never splitting a character. */
+function firstBytes(text: string, bytes: number): string {
+  const encoded = Buffer.from(text.slice(0, bytes), 'utf8');
+  if (encoded.length <= bytes) return text.slice(0, bytes);
+  let end = bytes;
+  // Back off continuation bytes (10xxxxxx) to the start of the character that was cut.
+  while (end > 0 && (encoded[end]! & 0xc0) === 0x80) end--;
+  return encoded.subarray(0, end).toString('utf8');
+}
