@@ -143,6 +143,9 @@ const schemas = {
   }),
 } satisfies Record<CheckFamily, z.ZodMiniType<Record<string, unknown>>>;
 
+/** Each family's options schema, for the API's documentation (OpenAPI); requests go through parseCheckOptions. */
+export const CHECK_OPTION_SCHEMAS: Readonly<Record<CheckFamily, z.ZodMiniType>> = schemas;
+
 /** The options of one check family as its schema produces them (what its prober reads). */
 export type CheckOptions<F extends CheckFamily = CheckFamily> = z.infer<(typeof schemas)[F]>;
 

@@ -1,5 +1,6 @@
 // Request and response shapes of /services (API.md "Services").
 import { z } from 'zod';
+import { CHECK_OPTION_SCHEMAS } from '../../../../shared/src/check-options.js';
 import { isInternalCheckType, normaliseCheckType } from '../../../../shared/src/check-types.js';
 import { readOnly } from '../../http/validate.js';
 import type { ServicesSummary } from './service-overview.repository.js';
@@ -21,6 +22,16 @@ const checkType = z
     }
     return type;
   });
+
+/** Each family's options as JSON Schema, for the OpenAPI document. */
+function optionsByFamily(): Record<string, unknown> {
+  const families: Record<string, unknown> = {};
+  for (const [family, schema] of Object.entries(CHECK_OPTION_SCHEMAS)) {
+    const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+    families[family] = json;
+  }
+  return families;
+}
 
 const LOCATION = /^[a-z0-9][a-z0-9_.-]{0,62}$/i;
 
@@ -57,7 +68,11 @@ const fields = {
     .min(1, 'locations must name at least one location')
     .max(20, 'at most 20 locations')
     .transform((locations) => [...new Set(locations)]),
-  options: z.record(z.string(), z.unknown(), { message: 'options must be an object' }),
+  options: z.record(z.string(), z.unknown(), { message: 'options must be an object' }).meta({
+    description:
+      'Options of the check type\'s family (x-options-by-family: HTTP covers HTTP and HTTPS, TCP covers TELNET, and so on); an option of another family is refused with 400. Every family takes assertions, degraded_after_ms, fail_after_ms and min_failing_locations. Secrets (password, private_key, bearer_token, client_key, oauth2.client_secret, a proxy password) are answered as ********.',
+    'x-options-by-family': optionsByFamily(),
+  }),
   // Repeats are dropped, as with tags: naming a dependency twice means it once.
   depends_on: z
     .array(uuid('each depends_on entry'), { message: 'depends_on must be an array of service ids' })
