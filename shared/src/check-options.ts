@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { ASSERTION_SOURCES, assertionList, compilePattern, parseJsonPathOrThrow, STEP_SOURCES } from './assertions.js';
 import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
 import { parseHostPort, withoutBrackets } from './endpoints.js';
+import { isEscapedText } from './escapes.js';
 import { httpHeaders } from './http-headers.js';
 import './zod-english.js';
 
@@ -112,7 +113,10 @@ const schemas = {
     follow_redirects: flag,
   }),
   // `send` takes \r, \n, \t, \\ and \xHH escapes; the first 4 KiB read back is the `body` source.
-  TCP: z.strictObject({ ...commonTo('TCP'), send: z.optional(nonEmptyText(4096)) }),
+  TCP: z.strictObject({
+    ...commonTo('TCP'),
+    send: z.optional(nonEmptyText(4096).check(z.refine(isEscapedText, 'send takes the escapes \\r, \\n, \\t, \\\\ and \\xHH; a backslash is written \\\\'))),
+  }),
   ICMP: z.strictObject({ ...commonTo('ICMP') }),
   DNS: z.strictObject({
     ...commonTo('DNS'),
@@ -203,6 +207,14 @@ function checkStepVariables(steps: Step[], ctx: z.core.$RefinementCtx<Step[]>): 
   });
 }
 
+/** A `result` assertion of a database check that runs nothing to have a result of. */
+function resultWithoutQuery(family: CheckFamily, options: Record<string, unknown>): { path: string; message: string } | undefined {
+  const asks = family === 'MONGODB' ? 'command' : family === 'MYSQL' || family === 'POSTGRES' ? 'query' : undefined;
+  if (!asks || options[asks] !== undefined) return undefined;
+  const index = ((options.assertions ?? []) as { source: string }[]).findIndex((a) => a.source === 'result');
+  return index < 0 ? undefined : { path: `assertions.${index}.source`, message: `source result needs options.${asks}` };
+}
+
 function isResolverAddress(value: string): boolean {
   if (isIP(withoutBrackets(value))) return true;
   const hostPort = parseHostPort(value);
@@ -219,6 +231,8 @@ export function parseCheckOptions(checkType: CheckType, raw: unknown): ParsedOpt
   if (parsed.success) {
     const { degraded_after_ms: degraded, fail_after_ms: fail } = parsed.data as { degraded_after_ms?: number; fail_after_ms?: number };
     if (fail !== undefined && fail <= (degraded ?? 0)) return { ok: false, issues: [{ path: 'fail_after_ms', message: 'fail_after_ms must be greater than degraded_after_ms' }] };
+    const unanswerable = resultWithoutQuery(checkFamily(checkType), parsed.data);
+    if (unanswerable) return { ok: false, issues: [unanswerable] };
     return { ok: true, options: parsed.data };
   }
   return {

@@ -76,6 +76,8 @@ export function outcomesAsDetails(outcomes: AssertionOutcome[]): DetailValue {
   });
 }
 
+const VACUOUS: ReadonlySet<string> = new Set(['empty', 'not_equals', 'not_contains']);
+
 interface Compiled {
   assertion: Assertion;
   /** `actual`: the value the verdict rests on; undefined when the source yielded none. */
@@ -92,7 +94,8 @@ function compileOne(a: Assertion): Compiled {
       const { values, why } = find(answer);
       if (a.comparison === 'exists') return { passed: values.length > 0, actual: values[0], why };
       if (a.comparison === 'not_exists') return { passed: values.length === 0, actual: values[0], why };
-      if (values.length === 0) return { passed: false, why };
+      // Nothing is empty, and contains or equals nothing; every other comparison needs a value.
+      if (values.length === 0) return { passed: VACUOUS.has(a.comparison), why };
       // any: the first value that passes, else the first; all: the first that fails, else the first.
       const deciding = values.find((v) => test(v) !== all);
       return { passed: all ? deciding === undefined : deciding !== undefined, actual: deciding ?? values[0] };

@@ -1,40 +1,73 @@
 // DNS: resolves the endpoint with the record type asked for (default A), through the
 // system resolvers or the one in options.resolver; passes on at least one answer, and on
-// options.expected_answer among them when set.
+// options.expected_answer among them when set. Every answer the resolver gives (NXDOMAIN and
+// SERVFAIL included) is observed as its answers and response code, for options.assertions.
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import type { CheckOptions } from '../../../shared/src/check-options.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import type { Prober, ProbeResult } from './prober.js';
+
+/** node's (c-ares) error codes for the answers that carry a response code, as that code. */
+const RCODES: Record<string, string> = {
+  ENODATA: 'NOERROR',
+  ENOTFOUND: 'NXDOMAIN',
+  ESERVFAIL: 'SERVFAIL',
+  EREFUSED: 'REFUSED',
+  ENOTIMP: 'NOTIMP',
+  EFORMERR: 'FORMERR',
+};
 
 export function dnsProber(): Prober<'DNS'> {
   return {
     family: 'DNS',
-    prepare: (target) => async (signal): Promise<ProbeResult> => {
+    prepare: (target) => {
       const o = target.options;
       const type = o.dns_record_type ?? 'A';
-      const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
-      const resolver = new Resolver({ timeout: target.timeoutMs, tries: 1 });
-      const onAbort = () => resolver.cancel();
-      signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        if (o.resolver) resolver.setServers([serverAddress(o.resolver)]);
-        const answers = format(type, await resolver.resolve(target.endpoint, type));
-        const details = { record_type: type, answers, resolve_ms: elapsed() };
-        if (answers.length === 0) return { ok: false, responseTimeMs: elapsed(), message: `no ${type} records`, details };
-        if (o.expected_answer !== undefined && !answers.some((a) => sameAnswer(a, o.expected_answer!))) {
-          return { ok: false, responseTimeMs: elapsed(), message: `${type} answers ${answers.join(', ')} do not include ${o.expected_answer}`, details };
+      const judged = judgedByAssertions(o);
+      return async (signal): Promise<ProbeResult> => {
+        const started = performance.now();
+        const elapsed = () => Math.round(performance.now() - started);
+        const resolver = new Resolver({ timeout: target.timeoutMs, tries: 1 });
+        const onAbort = () => resolver.cancel();
+        signal.addEventListener('abort', onAbort, { once: true });
+        try {
+          if (o.resolver) resolver.setServers([serverAddress(o.resolver)]);
+          const answers = format(type, await resolver.resolve(target.endpoint, type));
+          const details = { record_type: type, answers, resolve_ms: elapsed() };
+          const observed = { answers, rcode: 'NOERROR' };
+          if (answers.length === 0) return { ok: judged.has('NOERROR'), responseTimeMs: elapsed(), message: `no ${type} records`, details, observed };
+          if (o.expected_answer !== undefined && !answers.some((a) => sameAnswer(a, o.expected_answer!))) {
+            return { ok: false, responseTimeMs: elapsed(), message: `${type} answers ${answers.join(', ')} do not include ${o.expected_answer}`, details, observed };
+          }
+          return { ok: true, responseTimeMs: elapsed(), message: `${type} ${answers.slice(0, 3).join(', ')}${answers.length > 3 ? ', ...' : ''} in ${elapsed()} ms`, details, observed };
+        } catch (err) {
+          const { code, message: reason } = err as { code?: string; message?: string };
+          if (signal.aborted || code === 'ECANCELLED' || code === 'ETIMEOUT') return { ok: false, responseTimeMs: elapsed(), message: `timed out after ${target.timeoutMs} ms`, details: { record_type: type } };
+          const message = describeDnsError(code, type, reason);
+          const rcode = code === undefined ? undefined : RCODES[code];
+          if (rcode === undefined) return { ok: false, responseTimeMs: elapsed(), message, details: { record_type: type } };
+          const details = { record_type: type, answers: [], rcode, resolve_ms: elapsed() };
+          return { ok: judged.has(rcode), responseTimeMs: elapsed(), message, details, observed: { answers: [], rcode } };
+        } finally {
+          signal.removeEventListener('abort', onAbort);
         }
-        return { ok: true, responseTimeMs: elapsed(), message: `${type} ${answers.slice(0, 3).join(', ')}${answers.length > 3 ? ', ...' : ''} in ${elapsed()} ms`, details };
-      } catch (err) {
-        const { code, message: reason } = err as { code?: string; message?: string };
-        const message = signal.aborted || code === 'ECANCELLED' || code === 'ETIMEOUT' ? `timed out after ${target.timeoutMs} ms` : describeDnsError(code, type, reason);
-        return { ok: false, responseTimeMs: elapsed(), message, details: { record_type: type } };
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-      }
+      };
     },
   };
+}
+
+/**
+ * The response codes whose answer the check's assertions judge rather than the prober: with
+ * an assertion on the code, every code (`rcode equals "NXDOMAIN"` passes on a name gone, or
+ * `REFUSED` on a resolver closed to outsiders); with assertions on the answers alone, an
+ * empty answer (NOERROR without records, or NXDOMAIN), which they may expect (`not_exists`).
+ */
+function judgedByAssertions(o: CheckOptions<'DNS'>): ReadonlySet<string> {
+  const sources = new Set(o.assertions?.map((a) => a.source));
+  if (sources.has('rcode')) return new Set(Object.values(RCODES));
+  if (sources.has('answers')) return new Set(['NOERROR', 'NXDOMAIN']);
+  return new Set();
 }
 
 /** "127.0.0.1:5353", "[::1]:53" or a bare address (port 53). */

@@ -29,4 +29,7 @@ export function decodeHealthCheckResponse(bytes: Buffer): number {
   return 0;
 }
 
+/** HealthCheckResponse.ServingStatus, by number. */
 export const SERVING_STATUS = ['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'] as const;
+export const SERVING = 1;
+export const SERVICE_UNKNOWN = SERVING_STATUS[3];

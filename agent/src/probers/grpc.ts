@@ -1,11 +1,12 @@
 // GRPC: the standard grpc.health.v1.Health/Check, spoken over a new HTTP/2 connection of
 // our own (plaintext, or TLS with options.tls). SERVING passes; a server without the health
-// service still passes as "connection established", and says so. Owning the connection
+// service still passes as "connection established", and says so. The status answered is the
+// `status` source; with an assertion on it, the assertion alone judges it. Owning the connection
 // (rather than a grpc-js channel) lets the probe close it on every path, timeouts included.
 import http2 from 'node:http2';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { frameMessage, GrpcCode, grpcCodeName, statusInHeaders } from '../grpc/wire.js';
-import { decodeHealthCheckResponse, encodeHealthCheckRequest, SERVING_STATUS } from './grpc-health.js';
+import { decodeHealthCheckResponse, encodeHealthCheckRequest, SERVICE_UNKNOWN, SERVING, SERVING_STATUS } from './grpc-health.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeResult } from './prober.js';
 
@@ -14,6 +15,7 @@ export function grpcProber(): Prober<'GRPC'> {
     family: 'GRPC',
     prepare: (target) => (signal) => {
       const o = target.options;
+      const statusAsserted = o.assertions?.some((a) => a.source === 'status') ?? false;
       const address = parseHostPort(target.endpoint);
       if (!address) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });
       const started = performance.now();
@@ -54,14 +56,22 @@ export function grpcProber(): Prober<'GRPC'> {
             if (!grpcStatus) return fail(`not a gRPC server (HTTP ${headers[':status'] ?? 'no status'})`, details);
             details.grpc_status = grpcCodeName(grpcStatus.code);
             if (grpcStatus.code === GrpcCode.UNIMPLEMENTED) {
-              return finish({ ok: true, responseTimeMs: elapsed(), message: 'connection established (health service not implemented)', details });
+              // An answer without a status: an assertion on it finds none.
+              return finish({ ok: true, responseTimeMs: elapsed(), message: 'connection established (health service not implemented)', details, observed: {} });
+            }
+            if (grpcStatus.code === GrpcCode.NOT_FOUND) {
+              // Check's answer for a service the server does not know (Watch sends SERVICE_UNKNOWN instead).
+              details.serving_status = SERVICE_UNKNOWN;
+              const message = `gRPC health ${SERVICE_UNKNOWN}: ${grpcStatus.details}`;
+              return finish({ ok: statusAsserted, responseTimeMs: elapsed(), message, details, observed: { status: SERVICE_UNKNOWN } });
             }
             if (grpcStatus.code !== GrpcCode.OK) return fail(`gRPC ${details.grpc_status}: ${grpcStatus.details}`, details);
             const body = Buffer.concat(chunks);
             const status = body.length >= 5 ? decodeHealthCheckResponse(body.subarray(5, 5 + body.readUInt32BE(1))) : 0;
             const name = SERVING_STATUS[status] ?? `status ${status}`;
             details.serving_status = name;
-            finish({ ok: status === 1, responseTimeMs: elapsed(), message: `gRPC health ${name} in ${elapsed()} ms`, details });
+            const ok = status === SERVING || statusAsserted;
+            finish({ ok, responseTimeMs: elapsed(), message: `gRPC health ${name} in ${elapsed()} ms`, details, observed: { status: name } });
           });
           request.end(frameMessage(encodeHealthCheckRequest(o.service ?? '')));
         });

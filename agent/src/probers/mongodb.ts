@@ -1,6 +1,7 @@
 // MongoDB through the official driver: `hello` over a direct connection within the
-// check's timeout; with credentials it authenticates and sends `ping`.
-import { MongoClient } from 'mongodb';
+// check's timeout; with credentials it authenticates and sends `ping`. options.command is run
+// instead of the ping (logged in or not); its reply is the `result` source.
+import { BSON, MongoClient, MongoServerError, type Document } from 'mongodb';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeResult } from './prober.js';
@@ -38,6 +39,19 @@ export function mongodbProber(): Prober<'MONGODB'> {
         const helloMs = elapsed();
         const details: ProbeResult['details'] = { hello_ms: helloMs };
         if (typeof hello.maxWireVersion === 'number') details.max_wire_version = hello.maxWireVersion;
+        if (o.command !== undefined) {
+          const name = Object.keys(o.command)[0] ?? 'command';
+          let reply: Document;
+          try {
+            reply = await admin.command(o.command);
+          } catch (err) {
+            if (signal.aborted || !(err instanceof MongoServerError)) throw err;
+            // The server's refusal is an answer too ({ok: 0, errmsg, code}).
+            return { ok: false, responseTimeMs: elapsed(), message: `command failed: ${err.message}`, details, observed: { result: plainJson(err.errorResponse) } };
+          }
+          details.command_ms = elapsed() - helloMs;
+          return { ok: true, responseTimeMs: elapsed(), message: `MongoDB ${name} answered in ${details.command_ms} ms`, details, observed: { result: plainJson(reply) } };
+        }
         if (o.username === undefined) return { ok: true, responseTimeMs: helloMs, message: `MongoDB hello answered in ${helloMs} ms`, details };
         await admin.command({ ping: 1 });
         details.ping_ms = elapsed() - helloMs;
@@ -54,3 +68,10 @@ export function mongodbProber(): Prober<'MONGODB'> {
   };
 }
 
+/**
+ * A reply as relaxed Extended JSON, the form JSONPath reads: numbers as numbers, and the BSON
+ * types JSON lacks as MongoDB writes them ({"$date": "..."}, {"$oid": "..."}).
+ */
+function plainJson(document: Document): unknown {
+  return BSON.EJSON.serialize(document, { relaxed: true });
+}

@@ -2,13 +2,15 @@
 // protocol; mysql2 then completes the handshake on the same socket. Without credentials the
 // probe's login is expected to be refused, which still passes: finishing the handshake
 // rather than hanging up after the greeting keeps the probe from counting towards the
-// server's max_connect_errors host blocking. With credentials it logs in and runs SELECT 1.
+// server's max_connect_errors host blocking. With credentials it logs in and runs SELECT 1,
+// or options.query, read-only, whose first value is the `result` source.
 import net from 'node:net';
 import mysql from 'mysql2/promise';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { abortable } from './abortable.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
+import { exactNumber, firstValue, localDateTime } from './query-result.js';
 
 const PROTOCOL_10 = 10;
 const ERROR_PACKET = 0xff;
@@ -18,7 +20,8 @@ export function mysqlProber(): Prober<'MYSQL'> {
     family: 'MYSQL',
     prepare: (target) => async (signal): Promise<ProbeResult> => {
       const o = target.options;
-      const withCredentials = o.username !== undefined || o.password !== undefined;
+      // A query needs a login: without credentials its refusal fails the check.
+      const withCredentials = o.username !== undefined || o.password !== undefined || o.query !== undefined;
       const address = parseHostPort(target.endpoint);
       if (!address) return { ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} };
       const started = performance.now();
@@ -54,6 +57,17 @@ export function mysqlProber(): Prober<'MYSQL'> {
         details.handshake_ms = elapsed();
         const version = details.server_version ? ` ${details.server_version}` : '';
         if (!withCredentials) return { ok: true, responseTimeMs: elapsed(), message: `MySQL${version} greeting received in ${details.banner_ms} ms`, details };
+        if (o.query !== undefined) {
+          let result: unknown;
+          try {
+            result = await abortable(readOnlyQuery(connection, o.query), signal);
+          } catch (err) {
+            if (signal.aborted) throw err;
+            return { ok: false, responseTimeMs: elapsed(), message: `query failed: ${errorText(err)}`, details };
+          }
+          details.query_ms = elapsed() - details.handshake_ms;
+          return { ok: true, responseTimeMs: elapsed(), message: `MySQL${version} query answered in ${details.query_ms} ms`, details, observed: { result } };
+        }
         await abortable(connection.query('SELECT 1'), signal);
         details.query_ms = elapsed() - details.handshake_ms;
         return { ok: true, responseTimeMs: elapsed(), message: `MySQL${version} login ok, SELECT 1 in ${details.query_ms} ms`, details };
@@ -73,6 +87,43 @@ export function mysqlProber(): Prober<'MYSQL'> {
     },
   };
 }
+
+/**
+ * `query` in a read-only transaction that is rolled back, alone (mysql2 sends no multiple
+ * statements). The session is read-only too: a DDL statement first commits the transaction
+ * implicitly, and would then run outside it.
+ */
+async function readOnlyQuery(connection: mysql.Connection, query: string): Promise<unknown> {
+  await connection.query('SET SESSION TRANSACTION READ ONLY');
+  await connection.query('START TRANSACTION READ ONLY');
+  try {
+    const [rows] = await connection.query({ sql: query, rowsAsArray: true, typeCast: resultType });
+    return firstValue(rows);
+  } finally {
+    await connection.query('ROLLBACK').catch(() => undefined);
+  }
+}
+
+/** Integers and decimals as numbers when exact, a date and time as ISO text (in the server's zone, as stored). */
+const resultType: mysql.TypeCast = (field, next) => {
+  switch (field.type) {
+    case 'LONGLONG':
+    case 'DECIMAL':
+    case 'NEWDECIMAL': {
+      const text = field.string('ascii');
+      return text === null ? null : exactNumber(text);
+    }
+    case 'DATETIME':
+    case 'TIMESTAMP': {
+      const text = field.string('ascii');
+      return text === null ? null : localDateTime(text);
+    }
+    case 'DATE':
+      return field.string('ascii');
+    default:
+      return next();
+  }
+};
 
 /**
  * The first packet: a 3-byte length, a sequence number 0, then protocol version 10 and the

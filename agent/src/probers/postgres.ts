@@ -1,6 +1,7 @@
 // PostgreSQL: SSLRequest, then a StartupMessage (over TLS when the server offers it). Any
 // answer of the protocol (an authentication request, or an error such as "no such role")
-// proves PostgreSQL is speaking. With credentials it logs in and runs SELECT 1 instead.
+// proves PostgreSQL is speaking. With credentials it logs in and runs SELECT 1 instead, or
+// options.query, read-only, whose first value is the `result` source.
 import pg from 'pg';
 import type { CheckOptions } from '../../../shared/src/check-options.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
@@ -8,6 +9,7 @@ import { converse, type Verdict } from './conversation.js';
 import { describeNetworkError } from './network-errors.js';
 import type { ProbeSignal } from './probe-signal.js';
 import type { Prober, ProbeResult, ProbeTarget } from './prober.js';
+import { exactNumber, firstValue, localDateTime } from './query-result.js';
 import type { SocketSession } from './socket-session.js';
 
 const SSL_REQUEST_CODE = 80877103;
@@ -20,7 +22,8 @@ export function postgresProber(): Prober<'POSTGRES'> {
     family: 'POSTGRES',
     prepare: (target) => (signal) => {
       const o = target.options;
-      return o.username !== undefined || o.password !== undefined ? login(target, o, signal) : converse(target, signal, (s) => handshake(s, o));
+      // A query needs a login.
+      return o.username !== undefined || o.password !== undefined || o.query !== undefined ? login(target, o, signal) : converse(target, signal, (s) => handshake(s, o));
     },
   };
 }
@@ -60,12 +63,25 @@ async function login(target: ProbeTarget, o: CheckOptions<'POSTGRES'>, signal: P
     database: o.database ?? 'postgres',
     connectionTimeoutMillis: target.timeoutMs,
     query_timeout: target.timeoutMs,
+    // The server gives up on the query at the deadline too, rather than run on for nobody.
+    ...(o.query !== undefined ? { statement_timeout: target.timeoutMs } : {}),
   });
   const onAbort = () => void client.end().catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     await client.connect();
     const connectMs = elapsed();
+    if (o.query !== undefined) {
+      let result: unknown;
+      try {
+        result = await readOnlyQuery(client, o.query);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        return { ok: false, responseTimeMs: elapsed(), message: `query failed: ${describeNetworkError(err)}`, details: { login_ms: connectMs } };
+      }
+      const queryMs = elapsed() - connectMs;
+      return { ok: true, responseTimeMs: elapsed(), message: `PostgreSQL query answered in ${queryMs} ms`, details: { login_ms: connectMs, query_ms: queryMs }, observed: { result } };
+    }
     await client.query('select 1');
     return { ok: true, responseTimeMs: elapsed(), message: `PostgreSQL login ok, SELECT 1 in ${elapsed() - connectMs} ms`, details: { login_ms: connectMs, query_ms: elapsed() - connectMs } };
   } catch (err) {
@@ -76,6 +92,32 @@ async function login(target: ProbeTarget, o: CheckOptions<'POSTGRES'>, signal: P
     await client.end().catch(() => undefined);
   }
 }
+
+/**
+ * `query` in a read-only transaction that is rolled back. The extended protocol takes one
+ * statement only: a "commit; ..." cannot end the transaction and go on writing.
+ */
+async function readOnlyQuery(client: pg.Client, query: string): Promise<unknown> {
+  await client.query('BEGIN READ ONLY');
+  try {
+    const config: pg.QueryArrayConfig & { queryMode: 'extended' } = { text: query, rowMode: 'array', queryMode: 'extended', types: RESULT_TYPES };
+    return firstValue((await client.query(config)).rows);
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+  }
+}
+
+const PG_OIDS = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, NUMERIC: 1700 } as const;
+/** Integers and decimals as numbers when exact; a date, or a date and time without a zone, as the ISO text of what is stored (pg's parsers would read it in the agent's zone). */
+const RESULT_PARSERS: Record<number, (text: string) => unknown> = {
+  [PG_OIDS.INT8]: exactNumber,
+  [PG_OIDS.NUMERIC]: exactNumber,
+  [PG_OIDS.DATE]: (text) => text,
+  [PG_OIDS.TIMESTAMP]: localDateTime,
+};
+const RESULT_TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => RESULT_PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 function startupMessage(user: string, database: string): Buffer {
   const params = Buffer.from(`user\0${user}\0database\0${database}\0application_name\0outpost-agent\0\0`, 'utf8');

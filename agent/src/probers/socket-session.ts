@@ -12,6 +12,8 @@ export class SocketSession {
   private buffer = Buffer.alloc(0);
   private waiter: (() => void) | undefined;
   private failure: Error | undefined;
+  /** The server ended the connection (FIN), rather than an error or an abort. */
+  private peerClosed = false;
   readonly timings: Record<string, number> = {};
 
   private constructor(
@@ -83,6 +85,25 @@ export class SocketSession {
     return bytes;
   }
 
+  /**
+   * What the server sends until `maxBytes` (the rest is left unread), its close, or `quietMs`
+   * without more once it has started. Before the first byte it waits `firstByteMs`, or as long
+   * as the connection lasts when undefined (a server that speaks first may take its time).
+   */
+  async readUntilQuiet(maxBytes: number, quietMs: number, firstByteMs?: number): Promise<{ bytes: Buffer; lastByteMs?: number }> {
+    let lastByteMs: number | undefined;
+    while (this.buffer.length < maxBytes && !this.failure) {
+      const before = this.buffer.length;
+      await this.wakeWithin(before === 0 ? firstByteMs : quietMs);
+      if (this.buffer.length === before) break;
+      lastByteMs = this.elapsed();
+    }
+    if (this.failure && !this.peerClosed) throw this.failure;
+    const bytes = this.buffer.subarray(0, maxBytes);
+    this.buffer = this.buffer.subarray(bytes.length);
+    return { bytes, lastByteMs };
+  }
+
   /** Wraps the connection in TLS (after a protocol's own "go ahead"); certificates are not judged. */
   async startTls(servername?: string): Promise<void> {
     const plain = this.socket;
@@ -111,6 +132,7 @@ export class SocketSession {
       this.wake();
     });
     socket.on('close', () => {
+      this.peerClosed = this.failure === undefined;
       this.failure ??= new ProbeFailure('the server closed the connection');
       this.wake();
     });
@@ -120,6 +142,17 @@ export class SocketSession {
     const waiter = this.waiter;
     this.waiter = undefined;
     waiter?.();
+  }
+
+  /** Resolves on the next data, close or error, or after `ms` (never when undefined). */
+  private wakeWithin(ms: number | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(() => this.wake(), ms);
+      this.waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   private async more(): Promise<void> {

@@ -1,7 +1,7 @@
 // SSH through ssh2: banner plus a full key exchange. Without credentials the refused login
 // that follows the key exchange still passes; with credentials the login must succeed.
 // The probe owns the TCP socket so that it can time the connect and the banner, and say what
-// a server that never sends a banner sent instead.
+// a server that never sends a banner sent instead. The identification line is the `banner` source.
 import net from 'node:net';
 import { Client } from 'ssh2';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
@@ -22,11 +22,12 @@ export function sshProber(): Prober<'SSH'> {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const details: ProbeDetails = {};
+      let ident: string | undefined;
       const socket = net.connect({ host: address.host, port: address.port });
       socket.once('connect', () => (details.connect_ms = elapsed()));
-      const banner = watchBanner(socket, (ident) => {
+      const banner = watchBanner(socket, (line) => {
         details.banner_ms = elapsed();
-        details.server_ident = ident;
+        details.server_ident = ident = line;
       });
       const client = new Client();
       return new Promise<ProbeResult>((resolve) => {
@@ -38,7 +39,8 @@ export function sshProber(): Prober<'SSH'> {
           client.end();
           client.destroy();
           socket.destroy();
-          resolve({ ok, responseTimeMs: elapsed(), message, details });
+          const result: ProbeResult = { ok, responseTimeMs: elapsed(), message, details };
+          resolve(ident === undefined ? result : { ...result, observed: { banner: ident } });
         };
         const onAbort = () => {
           const seen = banner.firstLine();

@@ -1,13 +1,28 @@
-// TCP and TELNET: the port accepts a connection.
+// TCP and TELNET: the port accepts a connection. With options.send, or assertions on the body,
+// the probe also converses: it writes `send` and reads back what the `body` source is judged on.
+// Without either it only connects, on a path kept as cheap as a bare connect (P1).
 import net from 'node:net';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
+import { decodeEscapes } from '../../../shared/src/escapes.js';
+import { converse } from './conversation.js';
 import { describeNetworkError } from './network-errors.js';
-import type { Prober, ProbeResult } from './prober.js';
+import type { Probe, Prober, ProbeResult, ProbeTarget } from './prober.js';
 
-export function tcpProber(): Prober {
+/** What a conversation reads at most; the rest is left unread. */
+const MAX_BODY_BYTES = 4096;
+/**
+ * Silence that ends a reply once it has started. A reply written at once arrives well within
+ * it; the wait is not counted in the response time.
+ */
+const QUIET_MS = 200;
+
+export function tcpProber(): Prober<'TCP'> {
   return {
     family: 'TCP',
     prepare(target) {
+      const { send, assertions } = target.options;
+      const readsBody = assertions?.some((a) => a.source === 'body') ?? false;
+      if (send !== undefined || readsBody) return conversation(target, send, readsBody);
       const address = parseHostPort(target.endpoint);
       if (!address) return () => Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });
       const { host, port } = address;
@@ -35,4 +50,40 @@ export function tcpProber(): Prober {
       };
     },
   };
+}
+
+/**
+ * Connects, writes `send` at once (for a server that speaks first, leave it out: the greeting
+ * is what is read), then reads. Before the first byte, with assertions on the body the read
+ * lasts until the deadline (a slow greeting is still an answer); without, it is a courtesy
+ * that waits QUIET_MS. What was read passes: the assertions judge it.
+ */
+function conversation(target: ProbeTarget<'TCP'>, send: string | undefined, readsBody: boolean): Probe {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = send === undefined ? undefined : decodeEscapes(send);
+  } catch (err) {
+    // The control plane refuses such text; an older one may not have.
+    return () => Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad send option: ${(err as Error).message}`, details: {} });
+  }
+  return (signal) =>
+    converse(target, signal, async (s, observed) => {
+      if (bytes) s.write(bytes);
+      const sentMs = s.elapsed();
+      const reply = await s.readUntilQuiet(MAX_BODY_BYTES, QUIET_MS, readsBody ? undefined : QUIET_MS);
+      observed.body = bodyText(reply.bytes);
+      const connected = `connected in ${Math.round(s.timings.connect_ms ?? sentMs)} ms`;
+      if (reply.lastByteMs === undefined) return { ok: true, message: `${connected}, nothing read`, responseTimeMs: sentMs };
+      const replyMs = Math.round(reply.lastByteMs);
+      return { ok: true, message: `${connected}, read ${reply.bytes.length} bytes in ${replyMs} ms`, details: { reply_ms: replyMs }, responseTimeMs: replyMs };
+    });
+}
+
+/** UTF-8 when the bytes are (a character cut at the size limit aside), else latin1: one character per byte, none lost. */
+function bodyText(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+  } catch {
+    return bytes.toString('latin1');
+  }
 }

@@ -30,7 +30,9 @@ export function judge(result: ProbeResult, check: AssertionCheck | undefined, fa
   let { ok, message } = result;
   const details = { ...result.details };
   if (check) {
-    const verdict = check(observed && { observed, responseTimeMs: result.responseTimeMs });
+    // A probe that passed without saying what it saw (a ping, a plain connect) still has its response time to judge.
+    const seen = observed ?? (result.ok ? {} : undefined);
+    const verdict = check(seen && { observed: seen, responseTimeMs: result.responseTimeMs });
     details.assertions = outcomesAsDetails(verdict.outcomes);
     if (ok && verdict.failure !== undefined) {
       ok = false;

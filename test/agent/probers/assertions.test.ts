@@ -46,6 +46,12 @@ describe('assertions', () => {
       [{ source: 'json', property: '$.tags', comparison: 'not_empty' }, true, '["a","b"]'],
       [{ source: 'json', property: '$.note', comparison: 'not_empty' }, false, ''],
       [{ source: 'json', property: '$.missing', comparison: 'equals', target: 'x' }, false, null],
+      // Nothing is empty, and equals or contains nothing.
+      [{ source: 'json', property: '$.missing', comparison: 'not_equals', target: 'x' }, true, null],
+      [{ source: 'json', property: '$.missing', comparison: 'not_contains', target: 'x' }, true, null],
+      [{ source: 'json', property: '$.missing', comparison: 'empty' }, true, null],
+      [{ source: 'json', property: '$.missing', comparison: 'not_empty' }, false, null],
+      [{ source: 'json', property: '$.missing', comparison: 'greater_than', target: 1 }, false, null],
     ];
     for (const [assertion, passed, actual] of cases) {
       it(`${describeAssertion(assertion)} is ${passed ? 'met' : 'unmet'}`, () => {
@@ -171,6 +177,14 @@ describe('a check judged by its options', () => {
     expect(response.body).to.equal(`y${'é'.repeat(2047)}`);
     answer = answered({ ok: true });
     expect((await run({ save_failed_response: true })).details.response).to.equal(undefined);
+  });
+
+  it('judges the response time of a passing probe that reports nothing else it saw', async () => {
+    answer = answered({ responseTimeMs: 30, observed: undefined });
+    const slow = await run({ assertions: [{ source: 'response_time_ms', comparison: 'greater_than', target: 100 }] });
+    expect(slow.ok).to.equal(false);
+    expect(slow.message).to.equal('response_time_ms greater_than 100: got 30');
+    expect((await run({ assertions: [{ source: 'response_time_ms', comparison: 'less_than', target: 100 }] })).ok).to.equal(true);
   });
 
   it('runs a check without these options exactly as its prober answered', async () => {

@@ -42,5 +42,26 @@ describe('ftp prober', () => {
     }
   });
 
+  describe('banner (assertions)', () => {
+    it('observes the greeting, its lines joined, and an assertion on it decides', async () => {
+      const r = await runProbe('FTP', endpoint, { assertions: [{ source: 'banner', comparison: 'contains', target: 'Outpost test FTP' }] });
+      expect(r.ok, r.message).to.equal(true);
+      expect(r.observed?.banner).to.match(/^220-Outpost test FTP\n220-second line\n220 /);
+      expect(r.details.assertions).to.deep.equal([{ source: 'banner', comparison: 'contains', target: 'Outpost test FTP', actual: r.observed?.banner, passed: true }]);
+      const wrong = await runProbe('FTP', endpoint, { assertions: [{ source: 'banner', comparison: 'matches', target: 'vsFTPd' }] });
+      expect(wrong.ok).to.equal(false);
+      expect(wrong.message).to.match(/^banner matches "vsFTPd": got "220-Outpost test FTP\\n220-second line\\n220 /);
+    });
+
+    it('observes a greeting that is not 220', async () => {
+      const busy = await tcpListener('421 too many connections\r\n');
+      try {
+        expect(await runProbe('FTP', busy.endpoint)).to.deep.include({ ok: false, observed: { banner: '421 too many connections' } });
+      } finally {
+        await busy.close();
+      }
+    });
+  });
+
   itFailsLikeAnyProtocol('FTP', { otherProtocol: 'HTTP/1.1 400 Bad Request\r\n\r\n', otherProtocolMessage: /^not an FTP reply: "HTTP\/1\.1 400 Bad Request"$/ });
 });

@@ -57,5 +57,41 @@ describe('grpc prober', () => {
     expect(plaintext.ok, 'plaintext against a TLS port').to.equal(false);
   });
 
+  describe('status (assertions)', () => {
+    const statusIs = (target: string) => ({ assertions: [{ source: 'status', comparison: 'equals', target }] });
+
+    it('observes the health status name', async () => {
+      const endpoint = await start(true, { '': 'SERVING', 'billing.v1.Billing': 'NOT_SERVING' });
+      expect((await runProbe('GRPC', endpoint)).observed).to.deep.equal({ status: 'SERVING' });
+      const down = await runProbe('GRPC', endpoint, { service: 'billing.v1.Billing' });
+      expect(down).to.deep.include({ ok: false, observed: { status: 'NOT_SERVING' } });
+    });
+
+    it('leaves a NOT_SERVING answer to an assertion on the status, which decides', async () => {
+      const endpoint = await start(true, { '': 'SERVING', 'billing.v1.Billing': 'NOT_SERVING' });
+      const expected = await runProbe('GRPC', endpoint, { service: 'billing.v1.Billing', ...statusIs('NOT_SERVING') });
+      expect(expected.ok, expected.message).to.equal(true);
+      expect(expected.details.assertions).to.deep.equal([{ source: 'status', comparison: 'equals', target: 'NOT_SERVING', actual: 'NOT_SERVING', passed: true }]);
+      const unexpected = await runProbe('GRPC', endpoint, statusIs('NOT_SERVING'));
+      expect(unexpected).to.include({ ok: false, message: 'status equals "NOT_SERVING": got "SERVING"' });
+    });
+
+    it('observes SERVICE_UNKNOWN for a service the health service does not know (NOT_FOUND)', async () => {
+      const endpoint = await start(true, { '': 'SERVING' });
+      const r = await runProbe('GRPC', endpoint, { service: 'nobody.v1.Nothing' });
+      expect(r).to.deep.include({ ok: false, observed: { status: 'SERVICE_UNKNOWN' } });
+      expect(r.message).to.match(/^gRPC health SERVICE_UNKNOWN: /);
+      const asserted = await runProbe('GRPC', endpoint, { service: 'nobody.v1.Nothing', ...statusIs('SERVICE_UNKNOWN') });
+      expect(asserted.ok, asserted.message).to.equal(true);
+    });
+
+    it('observes no status without a health service, so an assertion on it fails', async () => {
+      const endpoint = await start(false);
+      const r = await runProbe('GRPC', endpoint, statusIs('SERVING'));
+      expect(r.observed).to.deep.equal({});
+      expect(r).to.include({ ok: false, message: 'status equals "SERVING": got nothing' });
+    });
+  });
+
   itFailsLikeAnyProtocol('GRPC', { otherProtocol: 'HTTP/1.1 400 Bad Request\r\n\r\n', otherProtocolMessage: /^not an HTTP\/2 server/ });
 });

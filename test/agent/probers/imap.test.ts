@@ -40,5 +40,26 @@ describe('imap prober', () => {
     }
   });
 
+  describe('banner (assertions)', () => {
+    it('observes the banner line of a real Dovecot, and an assertion on it decides', async () => {
+      const r = await runProbe('IMAP', dovecot!.endpoint, { assertions: [{ source: 'banner', comparison: 'contains', target: 'Dovecot' }] });
+      expect(r.ok, r.message).to.equal(true);
+      expect(r.observed?.banner).to.match(/^\* OK .*Dovecot/);
+      expect(r.details.assertions).to.deep.equal([{ source: 'banner', comparison: 'contains', target: 'Dovecot', actual: r.observed?.banner, passed: true }]);
+      const wrong = await runProbe('IMAP', dovecot!.endpoint, { assertions: [{ source: 'banner', comparison: 'not_contains', target: 'Dovecot' }] });
+      expect(wrong.ok).to.equal(false);
+      expect(wrong.message).to.match(/^banner not_contains "Dovecot": got "\* OK/);
+    });
+
+    it('observes a banner the probe refuses', async () => {
+      const full = await tcpListener('* BYE Too many connections\r\n');
+      try {
+        expect(await runProbe('IMAP', full.endpoint)).to.deep.include({ ok: false, observed: { banner: '* BYE Too many connections' } });
+      } finally {
+        await full.close();
+      }
+    });
+  });
+
   itFailsLikeAnyProtocol('IMAP', { otherProtocol: '220 smtp.example.com ESMTP\r\n', otherProtocolMessage: /^not an IMAP banner: "220 smtp\.example\.com ESMTP"$/ });
 });

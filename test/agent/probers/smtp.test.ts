@@ -38,6 +38,28 @@ describe('smtp prober', () => {
     await poll(() => ehloNames.includes('probe.outpost.test'), { what: 'the server to see the EHLO name' });
   });
 
+  describe('banner (assertions)', () => {
+    it('observes the greeting line, and an assertion on it decides', async () => {
+      const r = await runProbe('SMTP', endpoint, { assertions: [{ source: 'banner', comparison: 'contains', target: 'Outpost test MTA' }] });
+      expect(r.ok, r.message).to.equal(true);
+      expect(r.observed?.banner).to.match(/^220 mx\.outpost\.test .*Outpost test MTA$/);
+      expect(r.details.assertions).to.deep.equal([{ source: 'banner', comparison: 'contains', target: 'Outpost test MTA', actual: r.observed?.banner, passed: true }]);
+      const wrong = await runProbe('SMTP', endpoint, { assertions: [{ source: 'banner', comparison: 'contains', target: 'Postfix' }] });
+      expect(wrong.ok).to.equal(false);
+      expect(wrong.message).to.match(/^banner contains "Postfix": got "220 mx\.outpost\.test/);
+    });
+
+    it('observes a greeting that is not 220, and joins the lines of one that has several', async () => {
+      const busy = await tcpListener('554-no service here\r\n554 go away\r\n');
+      try {
+        const r = await runProbe('SMTP', busy.endpoint);
+        expect(r).to.deep.include({ ok: false, observed: { banner: '554-no service here\n554 go away' } });
+      } finally {
+        await busy.close();
+      }
+    });
+  });
+
   itFailsLikeAnyProtocol('SMTP', { otherProtocol: 'HTTP/1.1 400 Bad Request\r\n\r\n', otherProtocolMessage: /^not an SMTP reply: "HTTP\/1\.1 400 Bad Request"$/ });
 
   it('is RED on a greeting that is not 220', async () => {

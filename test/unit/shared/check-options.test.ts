@@ -1,18 +1,21 @@
 import { expect } from 'chai';
 import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../shared/src/check-options.js';
-import { CHECK_TYPES } from '../../../shared/src/check-types.js';
+import { CHECK_TYPES, type CheckType } from '../../../shared/src/check-types.js';
 
 describe('check options', () => {
   describe('parseCheckOptions', () => {
-    it('accepts an empty, absent or null object for every check type', () => {
-      expect(CHECK_TYPES).to.have.length(21);
-      for (const type of CHECK_TYPES) {
+    it('accepts an empty, absent or null object for every check type but MULTISTEP, which needs its steps', () => {
+      expect(CHECK_TYPES).to.have.length(22);
+      for (const type of CHECK_TYPES.filter((t) => t !== 'MULTISTEP')) {
         for (const raw of [{}, undefined, null]) expect(parseCheckOptions(type, raw), `${type} ${String(raw)}`).to.deep.equal({ ok: true, options: {} });
       }
+      expect(parseCheckOptions('MULTISTEP', {})).to.deep.include({ ok: false });
+      expect(parseCheckOptions('MULTISTEP', { steps: [] })).to.deep.include({ ok: false });
     });
 
     it('accepts min_failing_locations for every check type, from 1 up', () => {
-      for (const type of CHECK_TYPES) expect(parseCheckOptions(type, { min_failing_locations: 2 }).ok, type).to.equal(true);
+      const steps = [{ name: 'one', url: '/' }];
+      for (const type of CHECK_TYPES) expect(parseCheckOptions(type, { min_failing_locations: 2, ...(type === 'MULTISTEP' ? { steps } : {}) }).ok, type).to.equal(true);
       expect(parseCheckOptions('SSH', { min_failing_locations: 0 }).ok).to.equal(false);
       expect(parseCheckOptions('TCP', { min_failing_locations: 1.5 }).ok).to.equal(false);
     });
@@ -79,8 +82,28 @@ describe('check options', () => {
   });
 
   describe('SECRET_OPTION_KEYS', () => {
-    it('names the password and the private key', () => {
-      expect([...SECRET_OPTION_KEYS]).to.deep.equal(['password', 'private_key']);
+    it('names the credentials of every family as paths, nested ones dotted', () => {
+      expect([...SECRET_OPTION_KEYS]).to.deep.equal(['password', 'private_key', 'bearer_token', 'client_key', 'oauth2.client_secret']);
+    });
+
+    it('names only options some check type takes as text, at that path', () => {
+      const oauth2 = { token_url: 'https://auth.example.com/token', client_id: 'outpost' };
+      const holders: Record<(typeof SECRET_OPTION_KEYS)[number], [CheckType, (value: unknown) => Record<string, unknown>]> = {
+        password: ['REDIS', (v) => ({ password: v })],
+        private_key: ['SSH', (v) => ({ private_key: v })],
+        bearer_token: ['HTTP', (v) => ({ bearer_token: v })],
+        client_key: ['MULTISTEP', (v) => ({ client_key: v, steps: [{ name: 'one', url: 'https://example.com/' }] })],
+        'oauth2.client_secret': ['WEBSOCKET', (v) => ({ oauth2: { ...oauth2, client_secret: v } })],
+      };
+      for (const key of SECRET_OPTION_KEYS) {
+        const [type, options] = holders[key];
+        expect(parseCheckOptions(type, options('{{secrets.TOKEN}}')).ok, key).to.equal(true);
+        expect(parseCheckOptions(type, options(42)), key).to.deep.include({ ok: false });
+      }
+    });
+
+    it('takes a proxy whose password is a reference to an organization secret', () => {
+      expect(parseCheckOptions('HTTP', { proxy: 'http://monitor:{{secrets.PROXY_PASSWORD}}@proxy.internal:3128' }).ok).to.equal(true);
     });
   });
 });
