@@ -1,5 +1,5 @@
 // Wires one agent: the stream to the control plane, the scheduler that runs the assigned
-// checks, and the spool plus publisher that deliver every result.
+// checks, the spool plus publisher that deliver every result, and the test runs answered at once.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Assignment as WireAssignment, ControlMessage } from '../../shared/src/gen/agent.js';
 import { createConnection } from './control/connection.js';
 import type { StreamTls } from './control/grpc-stream.js';
+import { createTestRunner } from './control/test-runs.js';
 import type { ProxySettings } from './control/proxy-tunnel.js';
 import type { ProberRegistry } from './probers/registry.js';
 import { createPublisher } from './publisher/publisher.js';
@@ -140,6 +141,8 @@ export function createAgent(options: AgentOptions): Agent {
     },
   });
 
+  const runTest = createTestRunner({ registry: options.registry, send: (message) => connection.send(message), logger });
+
   function handleControlMessage(message: ControlMessage): void {
     const p = message.payload;
     switch (p?.$case) {
@@ -157,6 +160,9 @@ export function createAgent(options: AgentOptions): Agent {
         break;
       case 'ack':
         publisher.acknowledged(p.value.batchId);
+        break;
+      case 'testRun':
+        runTest(p.value);
         break;
       default:
         break;

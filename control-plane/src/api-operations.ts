@@ -13,6 +13,7 @@ import { heartbeatsOperations } from './features/heartbeats/heartbeats.routes.js
 import { maintenanceOperations } from './features/maintenance/maintenance.routes.js';
 import { channelsOperations } from './features/notifications/channels.routes.js';
 import { organizationOperations } from './features/organizations/organization.routes.js';
+import { orgSecretsOperations } from './features/org-secrets/org-secrets.routes.js';
 import { servicesOperations } from './features/services/services.routes.js';
 import { sslCertificatesOperations } from './features/ssl-certificates/ssl-certificates.routes.js';
 import { statusPagesOperations } from './features/status-pages/status-pages.routes.js';
@@ -35,6 +36,7 @@ export const apiOperations: readonly ApiOperation[] = [
   ...channelsOperations,
   ...escalationOperations,
   ...maintenanceOperations,
+  ...orgSecretsOperations,
   ...heartbeatsOperations,
   ...sslCertificatesOperations,
   ...statusPagesOperations,

@@ -16,12 +16,15 @@ import { escalationRoutes } from './features/escalation/escalation.routes.js';
 import type { EscalationService } from './features/escalation/escalation.service.js';
 import { maintenanceRoutes } from './features/maintenance/maintenance.routes.js';
 import type { MaintenanceService } from './features/maintenance/maintenance.service.js';
+import { orgSecretsRoutes } from './features/org-secrets/org-secrets.routes.js';
+import type { OrgSecretsService } from './features/org-secrets/org-secrets.service.js';
 import { channelsRoutes } from './features/notifications/channels.routes.js';
 import type { ChannelsService } from './features/notifications/channels.service.js';
 import type { Clock } from './clock.js';
 import { agentsRoutes } from './features/agents/agents.routes.js';
 import type { AgentInstallSettings } from './features/agents/install-commands.js';
 import type { AgentsService } from './features/agents/agents.service.js';
+import type { TestRunService } from './features/agents/test-runs.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { servicesRoutes } from './features/services/services.routes.js';
 import type { ServicesService } from './features/services/services.service.js';
@@ -69,11 +72,14 @@ export interface AppDeps {
   teams: TeamsService;
   auth: AuthService;
   services: ServicesService;
+  /** Runs an unsaved service's check once on an agent (POST /services/test). */
+  testRuns: TestRunService;
   history: HistoryService;
   rules: RulesService;
   alerts: AlertsService;
   channels: ChannelsService;
   maintenance: MaintenanceService;
+  orgSecrets: OrgSecretsService;
   escalation: EscalationService;
   agents: AgentsService;
   /** What the install commands answered with an agent's token need (gRPC address, TLS). */
@@ -102,13 +108,14 @@ export function createApiRouter(deps: AppDeps): Router {
   for (const r of publicRoutes) api.use(r.routes());
 
   const protectedRoutes = [
-    servicesRoutes(deps.services),
+    servicesRoutes(deps.services, deps.testRuns),
     historyRoutes(deps.services, deps.history),
     metricsOverviewRoutes(deps.services, deps.history),
     rulesRoutes(deps.rules),
     alertsRoutes(deps.alerts),
     channelsRoutes(deps.channels),
     maintenanceRoutes(deps.maintenance, deps.clock),
+    orgSecretsRoutes(deps.orgSecrets),
     escalationRoutes(deps.escalation),
     agentsRoutes(deps.agents, deps.clock, deps.agentInstall),
     apiKeysRoutes(deps.apiKeys),

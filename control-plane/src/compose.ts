@@ -8,14 +8,17 @@ import { pooledSql } from './db/pooled-sql.js';
 import { createLocalBus } from './cluster/cluster-bus.js';
 import { createEventRelay, NO_RELAY } from './cluster/event-relay.js';
 import { createFollowedOrganizations, NO_OTHER_FOLLOWERS } from './cluster/followed-organizations.js';
+import { createParcels } from './cluster/parcels.js';
 import { createPostgresBus } from './cluster/postgres-bus.js';
 import { createReplicaLease } from './cluster/replica-lease.js';
 import { createReplicaUpkeep } from './cluster/replica-upkeep.js';
 import { replicate, type Replication } from './cluster/replication.js';
+import { createTestRunRelay } from './cluster/test-run-relay.js';
 import { createAgentAuthenticator } from './features/agents/agent-auth.js';
 import { createAgentSessionsRepository } from './features/agents/agent-sessions.repository.js';
 import { createAgentsRepository } from './features/agents/agents.repository.js';
 import { createAgentsService } from './features/agents/agents.service.js';
+import { createTestRunService } from './features/agents/test-runs.js';
 import { createApiKeysRepository } from './features/api-keys/api-keys.repository.js';
 import { createApiKeysService } from './features/api-keys/api-keys.service.js';
 import { createVerifiedKeys } from './features/api-keys/verified-keys.js';
@@ -63,6 +66,9 @@ import { createNotificationPlanner } from './features/notifications/notification
 import { createSenders } from './features/notifications/senders/index.js';
 import { observedSenders } from './features/notifications/senders/observed-senders.js';
 import { createOrganizationAccess } from './features/organizations/organization-access.js';
+import { createOrgSecretsRepository } from './features/org-secrets/org-secrets.repository.js';
+import { createOrgSecretsService } from './features/org-secrets/org-secrets.service.js';
+import { createSecretResolver } from './features/org-secrets/secret-resolver.js';
 import { createOrganizationAdminRepository } from './features/organizations/organization-admin.repository.js';
 import { createOrganizationService } from './features/organizations/organization.service.js';
 import { createOrganizationsRepository } from './features/organizations/organizations.repository.js';
@@ -133,19 +139,26 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const sharedLimiters = postgresRateLimiters(db.knex());
 
   const servicesRepo = createServicesRepository(db.em, sql);
+  const orgSecretsRepo = createOrgSecretsRepository(db.em);
+  const secretResolver = createSecretResolver(orgSecretsRepo, secretBox, logger.child({ component: 'secrets' }));
+  const agentSessions = createAgentSessionsRepository(sql.query, cluster.replicaId);
   const hub = createAssignmentHub({
-    sessions: createAgentSessionsRepository(sql.query, cluster.replicaId),
+    sessions: agentSessions,
     announce: (location) => cluster.publish({ k: 'placement', location }),
     listForLocation: servicesRepo.listForLocation,
-    toAssignment: (s) => ({
-      serviceId: s.id,
-      version: s.configVersion,
-      checkType: s.checkType,
-      endpoint: s.endpoint,
-      intervalSeconds: s.checkIntervalSeconds,
-      timeoutSeconds: s.timeoutSeconds,
-      options: optionsForAgent(s.options, secretBox),
-    }),
+    toAssignments: async (list) => {
+      // Secret options opened first: a {{secrets.NAME}} there is stored as written, not sealed.
+      const options = await secretResolver.resolveForAgents(list.map((s) => ({ organizationId: s.organizationId, options: optionsForAgent(s.options, secretBox) })));
+      return list.map((s, i) => ({
+        serviceId: s.id,
+        version: s.configVersion,
+        checkType: s.checkType,
+        endpoint: s.endpoint,
+        intervalSeconds: s.checkIntervalSeconds,
+        timeoutSeconds: s.timeoutSeconds,
+        options: options[i]!,
+      }));
+    },
     logger,
   });
 
@@ -216,6 +229,19 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     logger,
   });
   const serviceChanges = replication.serviceChanges;
+  const testRuns = createTestRunService({
+    access,
+    agents: agentSessions,
+    replicaId: cluster.replicaId,
+    local: gateway.runTest,
+    remote: createTestRunRelay({
+      parcels: createParcels(cluster, secretBox, logger.child({ component: 'cluster' })),
+      runLocally: gateway.runTest,
+      logger: logger.child({ component: 'cluster' }),
+    }),
+    secrets: secretBox,
+    secretReferences: secretResolver,
+  });
   const upkeep = createReplicaUpkeep(lease, hub, relay, followers, logger);
 
   const historyRepo = settledHistory(createCheckHistoryRepository(db.em), rollups.settle);
@@ -236,7 +262,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       registrations: config.limits.registrations && sharedLimiters('registrations', config.limits.registrations),
       defaultPlan: config.defaultPlan,
     }),
-    services: createServicesService({ services: servicesRepo, dependencies: createDependenciesRepository(sql), overview: settledOverview(createServiceOverviewRepository(db.em), rollups.settle), access, secrets: secretBox, listener: serviceChanges, clock }),
+    testRuns,
+    services: createServicesService({ services: servicesRepo, dependencies: createDependenciesRepository(sql), overview: settledOverview(createServiceOverviewRepository(db.em), rollups.settle), access, secrets: secretBox, secretReferences: secretResolver, listener: serviceChanges, clock }),
     history: createHistoryService(historyRepo, () => clock.now()),
     teams: createTeamsService(teamsRepo, access),
     statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),
@@ -244,6 +271,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, relay, wakeDispatcher, clock }),
     channels: createChannelsService({ channels: channelsRepo, access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications }),
     maintenance: createMaintenanceService(maintenanceRepo, access, references),
+    orgSecrets: createOrgSecretsService({ secrets: orgSecretsRepo, access, box: secretBox, findService: servicesRepo.findById, listener: serviceChanges }),
     escalation: createEscalationService(escalationRepo, access, references),
     agents: createAgentsService(agentsRepo, access, replication.agentRevoked),
     // grpcPort becomes the bound port once the gRPC server listens (before any request).

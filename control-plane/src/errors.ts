@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   /** Something the control plane depends on (its database) does not answer; retry later. */
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  /** Something the control plane asked on the caller's behalf (an agent's test run) gave no answer in time. */
+  | 'NO_ANSWER';
 
 export interface ErrorDetail {
   path: string;

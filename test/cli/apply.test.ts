@@ -272,6 +272,75 @@ describe('outpost apply and export', () => {
     expect((await apply(file)).stdout).to.contain('No changes');
   });
 
+  it('applies organization secrets and every kind of service option, exports secrets by name only, and applies the export as a no-op', async () => {
+    const owner = await cp.api.newUser('cli-secrets');
+    const ownEnv = { OUTPOST_URL: cp.baseUrl, OUTPOST_API_KEY: await cp.api.keyWithRole(owner, 'admin') };
+    const values = { API_TOKEN: 'tok-cli-9e1', OAUTH_SECRET: 'cs-cli-7b2', PROXY_PASSWORD: 'px-cli-3c4' };
+    const text = `
+secrets:
+  - name: API_TOKEN
+    value: \${API_TOKEN}
+services:
+  - name: checkout
+    check_type: MULTISTEP
+    endpoint: https://shop.example.com/
+    options:
+      degraded_after_ms: 800
+      fail_after_ms: 5000
+      assertions:
+        - source: response_time_ms
+          comparison: less_than
+          target: 3000
+      oauth2:
+        token_url: https://auth.example.com/token
+        client_id: outpost
+        client_secret: \${OAUTH_SECRET}
+      proxy: http://monitor:\${PROXY_PASSWORD}@proxy.internal:3128
+      steps:
+        - name: cart
+          url: https://shop.example.com/cart
+          headers:
+            Authorization: Bearer {{secrets.API_TOKEN}}
+          extract:
+            - name: cart_id
+              source: json
+              property: $.id
+        - name: pay
+          method: POST
+          url: https://shop.example.com/cart/{{cart_id}}/pay
+          assertions:
+            - source: status
+              comparison: equals
+              target: 200
+`;
+    const file = write('secrets.yaml', text);
+    const run = await runCli(['apply', '-f', file], { ...ownEnv, ...values });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.contain('+ create secret "API_TOKEN"').and.to.contain('Plan: 2 to create');
+    for (const value of Object.values(values)) expect(run.stdout + run.stderr).not.to.contain(value);
+
+    expect(((await cp.api.get('/secrets', owner.token)).body as any[]).map((s) => s.name)).to.deep.equal(['API_TOKEN']);
+    const [service] = (await cp.api.get('/services', owner.token)).body as any[];
+    expect(service.options).to.deep.include({ degraded_after_ms: 800, fail_after_ms: 5000, proxy: 'http://monitor:********@proxy.internal:3128' });
+    expect(service.options.oauth2.client_secret).to.equal('********');
+    expect(service.options.assertions).to.deep.equal([{ source: 'response_time_ms', comparison: 'less_than', target: 3000 }]);
+    expect(service.options.steps[0].headers.Authorization).to.equal('Bearer {{secrets.API_TOKEN}}');
+    expect(service.options.steps[1]).to.deep.include({ url: 'https://shop.example.com/cart/{{cart_id}}/pay', method: 'POST' });
+    expect((await runCli(['apply', '-f', file], { ...ownEnv, ...values })).stdout).to.contain('No changes');
+
+    const exported = await runCli(['export'], ownEnv);
+    expect(exported.code, exported.stderr).to.equal(0);
+    expect(exported.stdout)
+      .to.contain('- name: API_TOKEN\n    value: ${API_TOKEN}')
+      .and.to.contain('client_secret: ${CHECKOUT_OAUTH2_CLIENT_SECRET}')
+      .and.to.contain('proxy: http://monitor:********@proxy.internal:3128')
+      .and.to.contain('Authorization: Bearer {{secrets.API_TOKEN}}');
+    for (const value of Object.values(values)) expect(exported.stdout).not.to.contain(value);
+    const round = await runCli(['apply', '-f', '-'], ownEnv, exported.stdout);
+    expect(round.code, round.stderr).to.equal(0);
+    expect(round.stdout.trim()).to.equal('No changes: the organization matches the file.');
+  });
+
   it('applies a cron heartbeat, exports it as a no-op, and switches it to an interval', async () => {
     const owner = await cp.api.newUser('cli-cron');
     const ownEnv = { OUTPOST_URL: cp.baseUrl, OUTPOST_API_KEY: await cp.api.keyWithRole(owner, 'admin') };

@@ -12,9 +12,12 @@ describe('outpost.yaml JSON Schema', () => {
 
   it('describes every section, refuses unknown keys and requires secrets as ${ENV} references', () => {
     const schema = JSON.parse(cliSchemaText());
-    expect(Object.keys(schema.properties)).to.have.members(['services', 'heartbeats', 'notification_channels', 'alert_rules', 'maintenance_windows', 'status_pages']);
+    expect(Object.keys(schema.properties)).to.have.members(['secrets', 'services', 'heartbeats', 'notification_channels', 'alert_rules', 'maintenance_windows', 'status_pages']);
     expect(schema.additionalProperties).to.equal(false);
-    expect(schema.properties.services.items.properties.options.properties.password.pattern).to.be.a('string');
+    const options = schema.properties.services.items.properties.options.properties;
+    for (const secret of [options.password, options.bearer_token, options.oauth2.properties.client_secret, schema.properties.secrets.items.properties.value]) {
+      expect(secret.pattern).to.be.a('string');
+    }
   });
 
   it('takes chat and pager providers with their keys, their secrets only as ${ENV} references', () => {

@@ -41,6 +41,44 @@ describe('loadFile', () => {
     ]);
   });
 
+  describe('secrets', () => {
+    const api = (options: string) =>
+      `services:\n  - name: api\n    check_type: HTTP\n    endpoint: https://api.example.com/\n    options:\n${options}`;
+    const oauth2 = '      oauth2:\n        token_url: https://auth.example.com/token\n        client_id: outpost\n        client_secret: ${OAUTH_SECRET}\n';
+
+    it('keeps an unset nested secret option and an unset organization secret as references, and names their lines for a create', () => {
+      const text = `secrets:\n  - name: API_TOKEN\n    value: \${API_TOKEN}\n${api(oauth2)}`;
+      const loaded = loadFile(text, 'o.yaml', {});
+      expect(loaded.file.secrets).to.deep.equal([{ name: 'API_TOKEN', value: '${API_TOKEN}' }]);
+      expect(loaded.file.services[0]!.options.oauth2).to.deep.include({ client_secret: '${OAUTH_SECRET}' });
+      expect(problemsOf(() => makePlan(loaded, emptyOrganization(), false))).to.deep.equal([
+        'o.yaml:3:12: environment variable API_TOKEN is not set (needed to create secret "API_TOKEN")',
+        'o.yaml:12:24: environment variable OAUTH_SECRET is not set (needed to create service "api")',
+      ]);
+      const set = loadFile(text, 'o.yaml', { API_TOKEN: 'tok', OAUTH_SECRET: 'cs' });
+      expect(set.file.services[0]!.options.oauth2).to.deep.include({ client_secret: 'cs' });
+      expect(makePlan(set, emptyOrganization(), false).changes.map((c) => `${c.action} ${c.kind.label} ${c.key}`)).to.deep.equal(['create secret API_TOKEN', 'create service api']);
+    });
+
+    it('takes {{secrets.NAME}} as a secret option and in any other option, as written', () => {
+      const text = api('      bearer_token: "{{secrets.API_TOKEN}}"\n      headers:\n        X-Key: "{{secrets.API_KEY}}"\n      proxy: http://monitor:{{secrets.PROXY_PASSWORD}}@proxy.internal:3128\n');
+      expect(loadFile(text, 'o.yaml', {}).file.services[0]!.options).to.deep.equal({
+        bearer_token: '{{secrets.API_TOKEN}}',
+        headers: { 'X-Key': '{{secrets.API_KEY}}' },
+        proxy: 'http://monitor:{{secrets.PROXY_PASSWORD}}@proxy.internal:3128',
+      });
+    });
+
+    it('refuses a literal secret, nested or in a proxy URL, and a literal organization secret, naming their lines', () => {
+      const text = `secrets:\n  - name: API_TOKEN\n    value: tok-literal\n${api(`${oauth2.replace('${OAUTH_SECRET}', 'cs-literal')}      proxy: http://monitor:pass-literal@proxy.internal:3128\n`)}`;
+      const problems = problemsOf(() => loadFile(text, 'o.yaml', {}));
+      expect(problems).to.have.length(3);
+      expect(problems[0]).to.match(/^o\.yaml:3:12: secrets\.0\.value: a secret must be an \$\{ENV\} reference/);
+      expect(problems[1]).to.match(/^o\.yaml:12:24: services\.0\.options\.oauth2\.client_secret: a secret option must be an \$\{ENV\} reference/);
+      expect(problems[2]).to.match(/^o\.yaml:13:14: services\.0\.options\.proxy: a proxy's password must be/);
+    });
+  });
+
   it('refuses two resources of a kind with one name, naming the second', () => {
     const text = `${service('http://a/')}  - name: api\n    check_type: TCP\n    endpoint: a:1\n`;
     expect(problemsOf(() => makePlan(loadFile(text, 'o.yaml', {}), emptyOrganization(), false))).to.deep.equal([

@@ -5,6 +5,7 @@ import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { DEPENDS_ON, KINDS, heartbeatKind, channelKind, serviceKind, type Kind, type Row } from './kinds.js';
 import type { Change, Plan } from './plan.js';
+import { isOrgSecretReference, maskedProxy, readPath, withPath } from './secret-options.js';
 
 const SYMBOL = { create: '+', update: '~', replace: '-/+', delete: '-' } as const;
 
@@ -32,8 +33,12 @@ export function formatPlan(plan: Plan): string[] {
 function show(value: unknown, kind: Kind, field: string): string {
   if (value === undefined || value === null) return 'null';
   if (kind.secrets?.field === field && value && typeof value === 'object') {
-    const shown: Row = { ...(value as Row) };
-    for (const key of kind.secrets.keys) if (typeof shown[key] === 'string') shown[key] = '(secret)';
+    let shown = value as Row;
+    for (const key of kind.secrets.keys) {
+      const secret = readPath(shown, key);
+      if (typeof secret === 'string' && !isOrgSecretReference(secret)) shown = withPath(shown, key, '(secret)');
+    }
+    for (const key of kind.secrets.urls ?? []) if (typeof shown[key] === 'string') shown = { ...shown, [key]: maskedProxy(shown[key]) };
     return JSON.stringify(shown);
   }
   return JSON.stringify(value);

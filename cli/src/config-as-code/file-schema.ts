@@ -4,8 +4,9 @@
 // from this schema (npm run generate:cli-schema).
 import { z } from 'zod';
 import { CHECK_TYPES, endpointFormat, type CheckType } from '../../../shared/src/check-types.js';
-import { parseCheckOptions } from '../../../shared/src/check-options.js';
+import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../shared/src/endpoints.js';
+import { MASK, proxyPassword } from './secret-options.js';
 
 /** `${NAME}`: replaced by the environment variable when the file is applied. */
 export const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
@@ -14,6 +15,37 @@ const secretRef = z
   .string()
   .regex(ENV_REFERENCE, 'a secret must be an ${ENV} reference, e.g. ${WEBHOOK_SECRET}, never the secret itself')
   .describe('a secret: an ${ENV} reference, resolved when applied and never exported');
+
+// A service's secret option may also name an organization secret, which holds the value.
+const optionSecret = z
+  .string()
+  .regex(
+    /^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{\{\s*secrets\.[A-Za-z_][A-Za-z0-9_]{0,63}\s*\}\})$/,
+    'a secret option must be an ${ENV} reference, e.g. ${DB_PASSWORD}, or an organization secret, e.g. {{secrets.DB_PASSWORD}}; never the secret itself',
+  )
+  .describe('a secret: an ${ENV} reference, resolved when applied and never exported, or a {{secrets.NAME}} reference to an organization secret');
+
+/** The options' keys at SECRET_OPTION_KEYS (dotted paths) as secrets, nested ones in open objects. */
+function secretOptionsShape(keys: readonly string[]): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  const nested = new Map<string, string[]>();
+  for (const key of keys) {
+    const [head, ...rest] = key.split('.') as [string, ...string[]];
+    if (rest.length === 0) shape[head] = optionSecret.optional();
+    else nested.set(head, [...(nested.get(head) ?? []), rest.join('.')]);
+  }
+  for (const [head, rest] of nested) shape[head] = z.looseObject(secretOptionsShape(rest)).optional();
+  return shape;
+}
+
+const PROXY_PASSWORD = /^(?:\*{8}|\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{\{\s*secrets\.[A-Za-z_][A-Za-z0-9_]{0,63}\s*\}\})$/;
+const proxy = z
+  .string()
+  .refine((url) => {
+    const password = proxyPassword(url)?.password;
+    return password === undefined || PROXY_PASSWORD.test(password);
+  }, `a proxy's password must be an \${ENV} reference, a {{secrets.NAME}} reference, or ${MASK} to keep the stored one`)
+  .describe('http://[user:password@]host:port, or "env"; a password only as a reference (or masked, as exported)');
 
 const name = z.string().trim().min(1, 'name must not be empty').max(200);
 const names = (what: string) => z.array(z.string().min(1)).describe(`${what}, by name`);
@@ -34,8 +66,8 @@ export const ServiceEntry = z
     timeout_seconds: seconds.min(1).max(120).default(10),
     tags: z.array(z.string().min(1)).default([]),
     locations: z.array(z.string().min(1)).min(1).default(['local']),
-    // Check options are open (the server validates them per check type); the secret ones are references.
-    options: z.looseObject({ password: secretRef.optional(), private_key: secretRef.optional() }).default({}),
+    // Check options are open (validated below with the API's rules); the secret ones are references.
+    options: z.looseObject({ ...secretOptionsShape(SECRET_OPTION_KEYS), proxy: proxy.optional() }).default({}),
     depends_on: names('services or heartbeats of the file or the server whose RED holds back its alerts').default([]),
   })
   // Checked here with the API's own rules, so that a mistake names its line; an endpoint
@@ -51,7 +83,20 @@ export const ServiceEntry = z
     const problem = endpointProblem(endpointFormat(type), service.endpoint);
     if (problem) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: problem });
   })
+  // The options as the server stores them (a MONGODB command given as text becomes its object),
+  // so that the plan compares like with like.
+  .transform((service) => {
+    const parsed = parseCheckOptions(service.check_type as CheckType, service.options);
+    return parsed.ok ? { ...service, options: parsed.options } : service;
+  })
   .describe('a monitored service (POST /api/v1/services)');
+
+export const SecretEntry = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is letters, digits and _, not starting with a digit (at most 64)'),
+    value: secretRef,
+  })
+  .describe('an organization secret, which service options use as {{secrets.NAME}}; created from the environment when missing, then kept (the API never shows a value to compare)');
 
 const provider = <P extends string, S extends z.ZodRawShape>(name: P, shape: S) => z.strictObject({ provider: z.literal(name), ...shape });
 const text = z.string().min(1);
@@ -156,6 +201,7 @@ export const HeartbeatEntry = z
 
 export const OutpostFile = z
   .strictObject({
+    secrets: z.array(SecretEntry).default([]),
     services: z.array(ServiceEntry).default([]),
     heartbeats: z.array(HeartbeatEntry).default([]),
     notification_channels: z.array(ChannelEntry).default([]),
@@ -166,6 +212,7 @@ export const OutpostFile = z
   .describe('Outpost configuration as code: `outpost apply -f outpost.yaml` makes the organization match this file');
 export type OutpostFile = z.infer<typeof OutpostFile>;
 export type ServiceEntry = z.infer<typeof ServiceEntry>;
+export type SecretEntry = z.infer<typeof SecretEntry>;
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 export type RuleEntry = z.infer<typeof RuleEntry>;
 export type MaintenanceEntry = z.infer<typeof MaintenanceEntry>;

@@ -9,6 +9,7 @@ import { CliError } from '../cli-error.js';
 import type { OutpostFile } from './file-schema.js';
 import { isUnresolvedSecret } from './load-file.js';
 import type { References } from './references.js';
+import { readPath, withPath } from './secret-options.js';
 
 export type Row = Record<string, any>;
 export type Entry = Record<string, any>;
@@ -17,7 +18,10 @@ export type Section = keyof OutpostFile;
 /** An object field some of whose keys are secrets the API shows masked. */
 interface SecretField {
   field: string;
+  /** Dotted paths into the field. */
   keys: readonly string[];
+  /** Keys holding a URL whose password is a secret, which the API shows masked. */
+  urls?: readonly string[];
   /** Whether a plain secret from the environment is what the masked value shows. */
   matches(plain: string, masked: string): boolean;
 }
@@ -46,11 +50,13 @@ const pick = (entry: Entry, fields: readonly string[]) => Object.fromEntries(fie
 
 /** An object field with its secrets: the environment's value, or the masked one the server keeps. */
 function withSecrets(value: Entry, current: Entry | undefined, keys: readonly string[]): Entry {
-  const out = { ...value };
+  let out = value;
   for (const key of keys) {
-    if (!isUnresolvedSecret(out[key])) continue;
-    if (current && typeof current[key] === 'string') out[key] = current[key];
-    else throw new CliError(`environment variable ${String(out[key]).slice(2, -1)} is not set, and the server holds no ${key} to keep`);
+    const secret = readPath(out, key);
+    if (!isUnresolvedSecret(secret)) continue;
+    const kept = readPath(current, key);
+    if (typeof kept === 'string') out = withPath(out, key, kept);
+    else throw new CliError(`environment variable ${String(secret).slice(2, -1)} is not set, and the server holds no ${key} to keep`);
   }
   return out;
 }
@@ -66,7 +72,7 @@ export const serviceKind: Kind = {
   keyField: 'name',
   fields: [...SERVICE_FIELDS, DEPENDS_ON],
   unordered: ['tags', 'locations', DEPENDS_ON],
-  secrets: { field: 'options', keys: SECRET_OPTION_KEYS, matches: () => true },
+  secrets: { field: 'options', keys: SECRET_OPTION_KEYS, urls: ['proxy'], matches: () => true },
   list: async (api) => (await api.get<Row[]>('/services')).filter((s) => !isInternalCheckType(s.check_type)),
   toEntry: (s, refs) => ({ name: s.name, ...pick(s, SERVICE_FIELDS), depends_on: (s.depends_on ?? []).map((id: string) => refs.services.nameOf(id)) }),
   toBody(entry, fields, refs, current) {
@@ -199,5 +205,19 @@ export const statusPageKind: Kind = {
   },
 };
 
+// Organization secrets: the API never answers a value, so nothing can be compared. A secret the
+// server lacks is created from the environment; one it has is kept as it is.
+export const secretKind: Kind = {
+  section: 'secrets',
+  label: 'secret',
+  path: '/secrets',
+  keyField: 'name',
+  fields: [],
+  list: (api) => api.get<Row[]>('/secrets'),
+  // Exported as a reference to the variable of its own name.
+  toEntry: (s) => ({ name: s.name, value: `\${${s.name}}` }),
+  toBody: (entry) => ({ name: entry.name, value: entry.value }),
+};
+
 /** In the order they are created: a kind refers only to kinds before it. */
-export const KINDS: readonly Kind[] = [channelKind, serviceKind, heartbeatKind, ruleKind, maintenanceKind, statusPageKind];
+export const KINDS: readonly Kind[] = [secretKind, channelKind, serviceKind, heartbeatKind, ruleKind, maintenanceKind, statusPageKind];

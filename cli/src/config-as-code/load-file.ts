@@ -25,8 +25,9 @@ export class FileError extends CliError {
 
 /** Secret fields: an unset variable there means "keep the secret the server has". */
 const SECRET_PATHS = [
-  new RegExp(`^services\\.\\d+\\.options\\.(${SECRET_OPTION_KEYS.join('|')})$`),
+  new RegExp(`^services\\.\\d+\\.options\\.(${SECRET_OPTION_KEYS.map((k) => k.replaceAll('.', '\\.')).join('|')})$`),
   new RegExp(`^notification_channels\\.\\d+\\.config\\.(${SECRET_CONFIG_KEYS.join('|')})$`),
+  /^secrets\.\d+\.value$/,
 ];
 
 function isSecretPath(path: Path): boolean {

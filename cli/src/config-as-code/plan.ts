@@ -5,6 +5,7 @@ import type { ApiClient } from '../api-client.js';
 import { KINDS, channelKind, ruleKind, type Entry, type Kind, type Row } from './kinds.js';
 import { FileError, isUnresolvedSecret, type LoadedFile } from './load-file.js';
 import { NameIndex, type References } from './references.js';
+import { isOrgSecretReference, maskedProxy, readPath, withPath } from './secret-options.js';
 
 export interface FieldChange {
   field: string;
@@ -66,10 +67,8 @@ export function makePlan(loaded: LoadedFile, remote: RemoteState, prune: boolean
       if (matches.length > 1) problems.push(`${where([kind.section, i, kind.keyField])}: the server has ${matches.length} ${kind.label}s "${key}"; rename or delete all but one first`);
       const current = matches[0];
       if (!current) {
-        for (const field of kind.secrets?.keys ?? []) {
-          if (isUnresolvedSecret(entry[kind.secrets!.field]?.[field])) {
-            problems.push(`${where([kind.section, i, kind.secrets!.field, field])}: environment variable ${String(entry[kind.secrets!.field][field]).slice(2, -1)} is not set (needed to create ${kind.label} "${key}")`);
-          }
+        for (const [path, variable] of unresolvedSecrets(entry)) {
+          problems.push(`${where([kind.section, i, ...path])}: environment variable ${variable} is not set (needed to create ${kind.label} "${key}")`);
         }
         changes.push({ action: 'create', kind, key, entry });
         return;
@@ -121,15 +120,31 @@ function diff(kind: Kind, entry: Entry, current: Row, refs: References): FieldCh
   return changes;
 }
 
-/** Secrets the planner cannot see through the mask count as unchanged; a changed tail does not. */
+/**
+ * Secrets the planner cannot see through the mask count as unchanged; a changed tail does not.
+ * A {{secrets.NAME}} reference holds no secret: it is compared as written.
+ */
 function withKnownSecrets(kind: Kind, wanted: Entry, had: Entry): Entry {
-  const out = { ...wanted };
+  let out = wanted;
   for (const key of kind.secrets!.keys) {
+    const value = readPath(out, key);
+    const stored = readPath(had, key);
+    if (typeof value !== 'string' || typeof stored !== 'string') continue;
+    if (isUnresolvedSecret(value) || (!isOrgSecretReference(value) && !isOrgSecretReference(stored) && kind.secrets!.matches(value, stored))) out = withPath(out, key, stored);
+  }
+  for (const key of kind.secrets!.urls ?? []) {
     const value = out[key];
-    if (typeof value !== 'string' || typeof had[key] !== 'string') continue;
-    if (isUnresolvedSecret(value) || kind.secrets!.matches(value, had[key])) out[key] = had[key];
+    if (typeof value === 'string' && maskedProxy(value) === had[key]) out = { ...out, [key]: had[key] };
   }
   return out;
+}
+
+/** The ${ENV} references left in an entry: only secrets may keep one (load-file.ts), and a new resource needs each. */
+function unresolvedSecrets(value: unknown, path: (string | number)[] = []): [(string | number)[], string][] {
+  if (isUnresolvedSecret(value)) return [[path, String(value).slice(2, -1)]];
+  if (Array.isArray(value)) return value.flatMap((item, i) => unresolvedSecrets(item, [...path, i]));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => unresolvedSecrets(v, [...path, k]));
+  return [];
 }
 
 function same(kind: Kind, field: string, wanted: unknown, had: unknown): boolean {

@@ -1,8 +1,22 @@
 // What replicas tell each other. A message carries ids and versions only, never rows:
-// PostgreSQL caps a NOTIFY payload at 8,000 bytes, and the receiver reads what it needs.
+// PostgreSQL caps a NOTIFY payload at 8,000 bytes, and the receiver reads what it needs. What
+// one replica must hand another and no table holds (a test run) travels in sealed parts.
 import { z } from 'zod';
 
 const id = z.string().min(1);
+
+/** A parcel's parts at most (parcels.ts): 1.5 MB, more than a request body (1 MiB) makes. */
+export const MAX_PARCEL_PARTS = 256;
+/** Characters of a parcel in one part, well within a NOTIFY with the envelope around it. */
+export const PARCEL_PART_CHARS = 6_000;
+/** Part `n` of the `of` parts of sealed parcel `id` for replica `to`. */
+const parcelPart = {
+  to: id,
+  id,
+  n: z.number().int().min(0),
+  of: z.number().int().min(1).max(MAX_PARCEL_PARTS),
+  part: z.string().max(PARCEL_PART_CHARS),
+};
 
 export const ClusterMessageSchema = z.discriminatedUnion('k', [
   /** A service was created, changed or deleted: agents' assignments follow it. */
@@ -23,6 +37,10 @@ export const ClusterMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('key'), id }),
   /** A registered agent was deleted or its token revoked: its streams end everywhere. */
   z.object({ k: z.literal('agent'), id }),
+  /** A test run for an agent whose stream replica `to` holds (test-run-relay.ts). */
+  z.object({ k: z.literal('test-run'), ...parcelPart }),
+  /** The outcome of test run `id`, for replica `to`, which asked for it. */
+  z.object({ k: z.literal('test-result'), ...parcelPart }),
   /** This replica has handled the message its publisher asked to confirm as `id`. */
   z.object({ k: z.literal('ack'), id }),
 ]);

@@ -1,11 +1,15 @@
 // The control plane's end of the agent stream: authenticates the hello, joins the agent to
-// the assignment hub, ingests result batches and acknowledges each one once stored.
+// the assignment hub, ingests result batches and acknowledges each one once stored, and sends
+// test runs to its agents, taking each one's answer only from the stream it was sent to.
 import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus, type ServerDuplexStream } from '@grpc/grpc-js';
-import type { AgentMessage, CheckResult, ControlMessage, Hello } from '../../../shared/src/gen/agent.js';
+import type { AgentMessage, CheckResult, ControlMessage, Hello, TestRunResult } from '../../../shared/src/gen/agent.js';
 import { toStorableJson, toStorableText } from '../../../shared/src/storable-text.js';
 import { isDatabaseUnavailable } from '../db/pg-errors.js';
 import type { AgentAuthenticator } from '../features/agents/agent-auth.js';
+import { servesOrganization } from '../features/agents/agent-sessions.js';
+import { createPendingTestRuns } from '../features/agents/pending-test-runs.js';
+import type { LocalTestRunner, TestRunOutcome } from '../features/agents/test-runs.js';
 import type { AgentSession, AssignmentHub, HubMessage } from '../features/agents/assignment-hub.js';
 import type { AgentResult, IngestService } from '../features/checks/ingest.service.js';
 import type { Logger } from '../logger.js';
@@ -40,6 +44,8 @@ export interface AgentGateway {
   connect(call: Stream): void;
   /** Ends the streams of a registered agent (deleted, or its token revoked). */
   disconnectAgent(agentId: string): void;
+  /** Runs a test on the agent of a stream this replica holds; answered by that stream alone. */
+  runTest: LocalTestRunner;
   /** Ends every open stream (shutdown); agents reconnect elsewhere or later. */
   closeAll(): void;
   /** Resolves when every batch being ingested has been stored and acknowledged. */
@@ -50,6 +56,7 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
   const open = new Map<Stream, AgentSession | undefined>();
   const quietly = (work: Promise<void>) => void work.catch((err) => logger.warn({ err }, 'recording agent presence failed'));
   const inFlight = new Set<Promise<void>>();
+  const testRuns = createPendingTestRuns();
   let draining = false;
 
   /**
@@ -129,6 +136,11 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
       session ??= await greeting;
       if (!session) return;
       if (payload?.$case === 'heartbeat' && session.organizationId) quietly(presence.seen(session.agentId));
+      if (payload?.$case === 'testResult') {
+        const outcome = toTestRunOutcome(session.agentId, payload.value) ?? { answered: false, reason: 'the agent answered with a malformed result' };
+        // Only the stream the request went to may answer it; anything else is dropped.
+        if (!testRuns.answer(payload.value.requestId, session.sessionId, outcome)) logger.debug({ agentId: session.agentId, requestId: payload.value.requestId }, 'dropped a test result: too late, or not asked of this agent');
+      }
       if (payload?.$case === 'results') {
         const origin = { agentId: session.agentId, location: session.location, organizationId: session.organizationId };
         const batch = payload.value;
@@ -158,6 +170,7 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
       if (!open.has(call)) return;
       open.delete(call);
       if (session) {
+        testRuns.abandon(session.sessionId, 'the agent disconnected before it answered');
         logger.info({ agentId: session.agentId }, 'agent disconnected');
         if (session.organizationId) quietly(presence.disconnected(session.agentId));
         void hub.leave(session);
@@ -174,6 +187,17 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
 
   return {
     connect,
+    runTest({ sessionId, organizationId, assignment, timeoutMs }) {
+      const held = [...open].find(([, session]) => session?.sessionId === sessionId);
+      const session = held?.[1];
+      if (!held || !session) return Promise.resolve({ answered: false, reason: 'the agent is no longer connected' });
+      // Asked again here, whoever asks: a request from another replica names a session only.
+      if (!servesOrganization(session, organizationId)) return Promise.resolve({ answered: false, reason: 'the agent may not run checks for this organization' });
+      const requestId = randomUUID();
+      const answer = testRuns.wait(requestId, sessionId, timeoutMs);
+      write(held[0], { payload: { $case: 'testRun', value: { requestId, assignment } } });
+      return answer;
+    },
     disconnectAgent(agentId) {
       for (const [call, session] of open) if (session?.agentId === agentId) fail(call, GrpcStatus.UNAUTHENTICATED, 'this agent was removed');
     },
@@ -209,6 +233,24 @@ function toAgentResult(r: CheckResult): AgentResult {
     checkedAt: new Date(r.checkedAtMs),
     adHoc: r.adHoc,
     details: toStorableJson(r.details ?? {}) as Record<string, unknown>,
+  };
+}
+
+/** An agent's test result as a report; undefined when it is not one (no result, numbers that are not). */
+function toTestRunOutcome(agentId: string, { result }: TestRunResult): TestRunOutcome | undefined {
+  if (!result || !Number.isFinite(result.responseTimeMs) || !Number.isFinite(result.checkedAtMs) || result.checkedAtMs <= 0) return undefined;
+  return {
+    answered: true,
+    report: {
+      agentId,
+      ok: result.ok,
+      degraded: result.degraded,
+      speedJudged: result.speedJudged,
+      responseTimeMs: result.responseTimeMs,
+      message: toStorableText(result.message),
+      details: toStorableJson(result.details ?? {}) as Record<string, unknown>,
+      checkedAtMs: result.checkedAtMs,
+    },
   };
 }
 

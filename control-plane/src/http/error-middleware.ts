@@ -16,6 +16,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
+  NO_ANSWER: 504,
 };
 
 /** Long enough for a database restart or a failover to finish. */

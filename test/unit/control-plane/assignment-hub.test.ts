@@ -66,7 +66,7 @@ describe('assignment hub', () => {
   const hub = (replica = 'one') => {
     const created = createAssignmentHub({
       listForLocation: async (location) => table.filter((s) => s.locations.includes(location)),
-      toAssignment: (s) => ({ serviceId: s.id, version: s.configVersion, checkType: s.checkType, endpoint: s.endpoint, intervalSeconds: s.checkIntervalSeconds, timeoutSeconds: s.timeoutSeconds, options: s.options }),
+      toAssignments: async (list) => list.map((s) => ({ serviceId: s.id, version: s.configVersion, checkType: s.checkType, endpoint: s.endpoint, intervalSeconds: s.checkIntervalSeconds, timeoutSeconds: s.timeoutSeconds, options: s.options })),
       sessions: sessions.forReplica(replica),
       announce: async (location) => {
         for (const [name, other] of replicas) if (name !== replica) other.placementChanged(location);
@@ -218,7 +218,7 @@ describe('assignment hub', () => {
     it('ends the stream of an agent it could not record, so that the agent dials again', async () => {
       const broken = createAssignmentHub({
         listForLocation: async () => table,
-        toAssignment: (s) => ({ serviceId: s.id, version: s.configVersion, checkType: s.checkType, endpoint: s.endpoint, intervalSeconds: s.checkIntervalSeconds, timeoutSeconds: s.timeoutSeconds, options: s.options }),
+        toAssignments: async (list) => list.map((s) => ({ serviceId: s.id, version: s.configVersion, checkType: s.checkType, endpoint: s.endpoint, intervalSeconds: s.checkIntervalSeconds, timeoutSeconds: s.timeoutSeconds, options: s.options })),
         sessions: { ...sessions.forReplica('one'), claim: async () => Promise.reject(new Error('database away')) },
         announce: async () => undefined,
         logger: createLogger('silent'),

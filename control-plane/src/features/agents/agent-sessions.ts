@@ -9,6 +9,11 @@ export interface OnlineAgent {
   organizationId: string | null;
 }
 
+/** An online agent and the replica holding its stream, which alone can write to it. */
+export interface PlacedAgent extends OnlineAgent {
+  replicaId: string;
+}
+
 export interface AgentSessions {
   /** Records this replica's new stream; an older stream of the same agent (anywhere) is superseded. */
   claim(session: OnlineAgent): Promise<void>;
@@ -17,4 +22,15 @@ export interface AgentSessions {
   online(locations: string[]): Promise<OnlineAgent[]>;
   /** Which of these sessions this replica still holds (the others were superseded). */
   stillHeld(sessionIds: string[]): Promise<Set<string>>;
+}
+
+/** Finds an agent to address one request to (a test run), wherever its stream is held. */
+export interface AgentLocator {
+  /** The agents online in `location` on any live replica, with the replica holding each. */
+  placed(location: string): Promise<PlacedAgent[]>;
+}
+
+/** May this agent run checks for this organization? Platform agents serve all; others their own. */
+export function servesOrganization(agent: Pick<OnlineAgent, 'organizationId'>, organizationId: string): boolean {
+  return agent.organizationId === null || agent.organizationId === organizationId;
 }

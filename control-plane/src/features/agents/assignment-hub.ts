@@ -6,7 +6,7 @@
 import type { Assignment } from '../../../../shared/src/assignment.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceRecord } from '../services/service.entity.js';
-import type { AgentSessions, OnlineAgent } from './agent-sessions.js';
+import { servesOrganization, type AgentSessions, type OnlineAgent } from './agent-sessions.js';
 import { pickOwner } from './rendezvous.js';
 
 export type HubMessage =
@@ -23,12 +23,13 @@ export interface AgentSession extends OnlineAgent {
 
 /** May this agent check this service? Platform agents serve all; others their own org's. */
 function serves(agent: OnlineAgent, service: ServiceRecord): boolean {
-  return agent.organizationId === null || agent.organizationId === service.organizationId;
+  return servesOrganization(agent, service.organizationId);
 }
 
 export interface AssignmentHubDeps {
   listForLocation(location: string): Promise<ServiceRecord[]>;
-  toAssignment(service: ServiceRecord): Assignment;
+  /** The services' assignments, in order: built together, so their secrets are read in one go. */
+  toAssignments(services: ServiceRecord[]): Promise<Assignment[]>;
   sessions: AgentSessions;
   /** Tells the other replicas that the agents of `location` changed. */
   announce(location: string): Promise<void>;
@@ -58,7 +59,7 @@ export interface AssignmentHub {
   onlineAgents(): number;
 }
 
-export function createAssignmentHub({ listForLocation, toAssignment, sessions: store, announce, logger }: AssignmentHubDeps): AssignmentHub {
+export function createAssignmentHub({ listForLocation, toAssignments, sessions: store, announce, logger }: AssignmentHubDeps): AssignmentHub {
   const sessions = new Map<string, SessionState>();
   /** The agents online in each location this replica serves, as last read. */
   const members = new Map<string, OnlineAgent[]>();
@@ -78,17 +79,19 @@ export function createAssignmentHub({ listForLocation, toAssignment, sessions: s
     return owner && sessions.get(owner.sessionId);
   }
 
-  function send(state: SessionState, service: ServiceRecord, owned: boolean): void {
-    const held = state.held.get(service.id);
-    if (owned) {
-      const assignment = toAssignment(service);
-      if (held === assignment.version) return;
-      state.session.send({ kind: 'upsert', assignment });
-      state.held.set(service.id, assignment.version);
-    } else if (held !== undefined) {
-      state.session.send({ kind: 'removal', serviceId: service.id, version: held });
-      state.held.delete(service.id);
-    }
+  /** Tells a session to stop checking a service it holds. */
+  function drop(state: SessionState, serviceId: string): void {
+    const held = state.held.get(serviceId);
+    if (held === undefined) return;
+    state.session.send({ kind: 'removal', serviceId, version: held });
+    state.held.delete(serviceId);
+  }
+
+  const stale = (state: SessionState, service: ServiceRecord) => state.held.get(service.id) !== service.configVersion;
+
+  function deliver(state: SessionState, assignment: Assignment): void {
+    state.session.send({ kind: 'upsert', assignment });
+    state.held.set(assignment.serviceId, assignment.version);
   }
 
   /** Reads the location's agents and services afresh and sends each local session its difference. */
@@ -102,21 +105,22 @@ export function createAssignmentHub({ listForLocation, toAssignment, sessions: s
       const owner = ownerOf(service, location);
       if (owner) wanted.get(owner)!.push(service);
     }
+    const updates: [SessionState, ServiceRecord][] = [];
     for (const [state, owned] of wanted) {
-      if (state === joined) {
-        const assignments = owned.map(toAssignment);
-        state.session.send({ kind: 'snapshot', assignments });
-        state.held = new Map(assignments.map((a) => [a.serviceId, a.version]));
-        continue;
-      }
+      if (state === joined) continue;
       const keep = new Set(owned.map((s) => s.id));
-      for (const [serviceId, version] of state.held) {
-        if (keep.has(serviceId)) continue;
-        state.session.send({ kind: 'removal', serviceId, version });
-        state.held.delete(serviceId);
-      }
-      for (const service of owned) send(state, service, true);
+      for (const serviceId of state.held.keys()) if (!keep.has(serviceId)) drop(state, serviceId);
+      for (const service of owned) if (stale(state, service)) updates.push([state, service]);
     }
+    // The joined session's snapshot and the others' updates, built together.
+    const snapshot = joined ? wanted.get(joined)! : [];
+    const built = await toAssignments([...snapshot, ...updates.map(([, service]) => service)]);
+    if (joined) {
+      const assignments = built.slice(0, snapshot.length);
+      joined.session.send({ kind: 'snapshot', assignments });
+      joined.held = new Map(assignments.map((a) => [a.serviceId, a.version]));
+    }
+    updates.forEach(([state], i) => deliver(state, built[snapshot.length + i]!));
   }
 
   const sameMembers = (a: OnlineAgent[] = [], b: OnlineAgent[]) => a.length === b.length && a.every((m) => b.some((n) => n.sessionId === m.sessionId));
@@ -148,8 +152,15 @@ export function createAssignmentHub({ listForLocation, toAssignment, sessions: s
       });
     },
     serviceUpserted(service) {
-      void enqueue(() => {
-        for (const state of sessions.values()) send(state, service, ownerOf(service, state.session.location) === state);
+      void enqueue(async () => {
+        const owners: SessionState[] = [];
+        for (const state of sessions.values()) {
+          if (ownerOf(service, state.session.location) !== state) drop(state, service.id);
+          else if (stale(state, service)) owners.push(state);
+        }
+        if (owners.length === 0) return;
+        const [assignment] = await toAssignments([service]);
+        for (const state of owners) deliver(state, assignment!);
       });
     },
     serviceRemoved(serviceId, version) {

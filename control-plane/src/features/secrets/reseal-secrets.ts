@@ -18,18 +18,24 @@ const LEGACY = 'enc:v1:';
 /** `onlyLegacy`: just the first format, which depends on the JWT secret (done at every start). */
 export async function resealSecrets(repo: SealedValuesRepository, box: SecretBox, { onlyLegacy = false } = {}): Promise<ResealReport> {
   const report: ResealReport = { resealed: 0, unreadable: 0, skipped: 0 };
+  const stale = (value: string) => box.isStale(value) && (!onlyLegacy || value.startsWith(LEGACY));
   for (const found of await repo.list()) {
-    const next = { ...found.document };
     let changed = 0;
-    for (const [key, value] of Object.entries(next)) {
-      if (!box.isSealed(value) || !box.isStale(value) || (onlyLegacy && !value.startsWith(LEGACY))) continue;
+    // Sealed values sit at any depth (oauth2.client_secret), so every string is looked at.
+    const reseal = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(reseal);
+      if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reseal(v)]));
+      if (!box.isSealed(value) || !stale(value)) return value;
       try {
-        next[key] = box.seal(box.open(value));
+        const next = box.seal(box.open(value));
         changed++;
+        return next;
       } catch {
         report.unreadable++;
+        return value;
       }
-    }
+    };
+    const next = reseal(found.document) as Record<string, unknown>;
     if (changed === 0) continue;
     if (await repo.replace(found, next)) report.resealed += changed;
     else report.skipped++;

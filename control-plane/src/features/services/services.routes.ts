@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import { AppError } from '../../errors.js';
 import { actorOf } from '../../http/authenticate.js';
 import { parseInput } from '../../http/validate.js';
 import type { ApiOperation } from '../../http/openapi/api-operation.js';
@@ -12,14 +13,18 @@ import {
   ServicesOverviewJson,
   ServicesSummaryJson,
   ServicesSummaryQuery,
+  TestRunJson,
+  TestServiceInput,
   UpdateServiceInput,
   toServiceJson,
   toServiceOverviewJson,
   toServicesSummaryJson,
+  toTestRunJson,
 } from './services.schema.js';
 import type { ServicesService } from './services.service.js';
+import type { TestRunService } from '../agents/test-runs.js';
 
-export function servicesRoutes(services: ServicesService): Router {
+export function servicesRoutes(services: ServicesService, testRuns: TestRunService): Router {
   const router = new Router({ prefix: '/services' });
   const idOf = (params: Record<string, string | undefined>) => parseInput(ServiceIdParam, params.id, 'service id');
 
@@ -46,6 +51,15 @@ export function servicesRoutes(services: ServicesService): Router {
     const input = parseInput(CreateServiceInput, ctx.request.body);
     ctx.status = 201;
     ctx.body = toServiceJson(await services.create(actorOf(ctx), input));
+  });
+
+  // Before the /:id routes, like the other fixed paths.
+  router.post('/test', async (ctx) => {
+    const input = parseInput(TestServiceInput, ctx.request.body);
+    const answer = await testRuns.run(actorOf(ctx), input);
+    // No answer (none in time, or the agent went away) is a 504, not a fault of the request.
+    if (!answer.answered) throw new AppError('NO_ANSWER', answer.reason);
+    ctx.body = toTestRunJson(answer);
   });
 
   router.get('/:id', async (ctx) => {
@@ -87,6 +101,12 @@ export const servicesOperations: ApiOperation[] = [
     method: 'post', path: '/services', tag, summary: 'Create a service',
     description: 'check_type is case-insensitive and answered upper case. The free plan allows 5 services (403 for the 6th). The first check runs at once.',
     body: CreateServiceInput, responses: { 201: ServiceJson },
+  },
+  {
+    method: 'post', path: '/services/test', tag, summary: 'Run an unsaved service\'s check once',
+    description:
+      'Takes a body as for create, and `location` (the first of `locations` by default); runs the check once on an online agent of that location that may serve the organization, and answers with its result within timeout_seconds + 5 s. Nothing is stored: no result, status change, alert or event. 409 when no agent there may run it; 504 when no agent answered in time.',
+    body: TestServiceInput, responses: { 200: TestRunJson }, errors: [409, 504],
   },
   { method: 'get', path: '/services/:id', tag, summary: 'Read a service', params: id, responses: { 200: ServiceJson } },
   { method: 'put', path: '/services/:id', tag, summary: 'Change a service: only the fields sent change', params: id, body: UpdateServiceInput, responses: { 200: ServiceJson } },

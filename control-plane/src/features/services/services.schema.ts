@@ -5,6 +5,7 @@ import { isInternalCheckType, normaliseCheckType } from '../../../../shared/src/
 import { readOnly } from '../../http/validate.js';
 import type { ServicesSummary } from './service-overview.repository.js';
 import type { ServiceOverview, ServiceView } from './services.service.js';
+import type { TestRunAnswer } from '../agents/test-runs.js';
 
 const text = (field: string, max: number) =>
   z.string({ message: `${field} must be a string` }).trim().max(max, `${field} must be at most ${max} characters`);
@@ -254,3 +255,37 @@ export const ServiceOverviewJson = z
 export const ServicesOverviewJson = z.object({ total: z.int(), services: z.array(ServiceOverviewJson) });
 
 export const CheckEnqueued = z.object({ status: z.literal('check enqueued') });
+
+/** POST /services/test: a body as for create, and where to run it from. */
+export const TestServiceInput = CreateServiceInput.extend({
+  location: z
+    .string({ message: 'location must be a string' })
+    .regex(LOCATION, 'a location is 1-63 letters, digits, dots, dashes or underscores')
+    .optional()
+    .meta({ description: 'Where the check runs; the first of `locations` by default.' }),
+});
+export type TestServiceInput = z.infer<typeof TestServiceInput>;
+
+export const TestRunJson = z
+  .object({
+    status: serviceStatus,
+    response_time_ms: z.number(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).meta({ description: 'As the agent reported them: timings, facts, assertions, steps' }),
+    location: z.string(),
+    agent_id: z.string(),
+    checked_at: z.iso.datetime(),
+  })
+  .meta({ id: 'TestRun' });
+
+export function toTestRunJson(r: Extract<TestRunAnswer, { answered: true }>): z.infer<typeof TestRunJson> {
+  return {
+    status: r.status,
+    response_time_ms: r.responseTimeMs,
+    message: r.message,
+    details: r.details,
+    location: r.location,
+    agent_id: r.agentId,
+    checked_at: r.checkedAt.toISOString(),
+  };
+}

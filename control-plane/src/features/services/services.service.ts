@@ -2,19 +2,24 @@
 // access, secrets in options, and telling agents about every change.
 import { randomUUID } from 'node:crypto';
 import { CHECK_TYPES, endpointFormat, internalKind, type CheckType } from '../../../../shared/src/check-types.js';
-import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../../shared/src/check-options.js';
+import { parseCheckOptions } from '../../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../../shared/src/endpoints.js';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { notFound, validationFailed } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
+import type { SecretResolver } from '../org-secrets/secret-resolver.js';
+import { assertSealableSecrets, maskSecrets, sealOptions } from '../secrets/secret-options.js';
 import type { ServiceRecord } from './service.entity.js';
 import type { LocationStatus, ServiceOverviewRepository, ServicesSummary } from './service-overview.repository.js';
 import type { CreateServiceInput, ListServicesQuery, ServicesSummaryQuery, UpdateServiceInput } from './services.schema.js';
 import type { ServiceChanges, ServiceFilters, ServicePage, ServicesRepository } from './services.repository.js';
 import { noDependencies, type DependenciesRepository, type ServiceDependencies } from './dependencies.repository.js';
 import { assertDependenciesAllowed } from './dependency-graph.js';
+
+// Where assignments are built (compose.ts) and checks run once, secrets are opened with this.
+export { optionsForAgent } from '../secrets/secret-options.js';
 
 export type ServiceView = ServiceRecord & ServiceDependencies;
 
@@ -42,16 +47,17 @@ export interface ServicesServiceDeps {
   overview: ServiceOverviewRepository;
   access: OrganizationAccess;
   secrets: SecretBox;
+  /** Checks the {{secrets.NAME}} references of options against the organization's secrets. */
+  secretReferences: SecretResolver;
   listener: ServiceChangeListener;
   clock: Clock;
 }
 
-const MASK = '********';
 // Changes to these reach the agents; a rename or new tags do not.
 const CHECK_FIELDS = ['endpoint', 'checkType', 'checkIntervalSeconds', 'timeoutSeconds', 'locations', 'options'] as const;
 
-export function createServicesService({ services, dependencies, overview, access, secrets, listener, clock }: ServicesServiceDeps) {
-  const viewWith = (s: ServiceRecord, deps: ServiceDependencies): ServiceView => ({ ...s, options: maskSecrets(s.options), ...deps });
+export function createServicesService({ services, dependencies, overview, access, secrets, secretReferences, listener, clock }: ServicesServiceDeps) {
+  const viewWith = (s: ServiceRecord, deps: ServiceDependencies): ServiceView => ({ ...s, options: maskSecrets(s.options, secrets), ...deps });
   /** The services as answered: secrets masked, dependencies read in one statement for them all. */
   const views = async (found: ServiceRecord[]): Promise<ServiceView[]> => {
     const deps = found.length === 0 ? new Map<string, ServiceDependencies>() : await dependencies.forServices(found[0]!.organizationId, found.map((s) => s.id));
@@ -59,15 +65,11 @@ export function createServicesService({ services, dependencies, overview, access
   };
   const view = async (s: ServiceRecord): Promise<ServiceView> => (await views([s]))[0]!;
 
-  const sealOptions = (options: Record<string, unknown>, previous: Record<string, unknown> = {}) => {
-    const sealed: Record<string, unknown> = { ...options };
-    for (const key of SECRET_OPTION_KEYS) {
-      const value = sealed[key];
-      // A client echoing the mask back keeps the stored secret.
-      if (value === MASK && key in previous) sealed[key] = previous[key];
-      else if (typeof value === 'string') sealed[key] = secrets.seal(value);
-    }
-    return sealed;
+  /** Validated options as stored: references to existing secrets only, secrets sealed. */
+  const storableOptions = async (organizationId: string, options: Record<string, unknown>, previous: Record<string, unknown> = {}) => {
+    assertSealableSecrets(options);
+    await secretReferences.assertDefined(organizationId, options);
+    return sealOptions(options, previous, secrets);
   };
 
   /** The service and the actor's role for it; 404 when the actor may not see it. */
@@ -88,7 +90,7 @@ export function createServicesService({ services, dependencies, overview, access
     async create(actor: Actor, input: CreateServiceInput): Promise<ServiceView> {
       const organizationId = await access.resolveWritable(actor, input.organization_id);
       validateCheck(input.check_type, input.endpoint);
-      const options = validateOptions(input.check_type, input.options);
+      const options = await storableOptions(organizationId, validateOptions(input.check_type, input.options));
       const id = randomUUID();
       if (input.depends_on.length > 0) {
         // Nothing depends on a new service, so it closes no cycle and needs no lock.
@@ -106,7 +108,7 @@ export function createServicesService({ services, dependencies, overview, access
         timeoutSeconds: input.timeout_seconds,
         tags: input.tags,
         locations: input.locations,
-        options: sealOptions(options),
+        options,
       });
       await dependencies.addForNew(organizationId, id, input.depends_on);
       listener.serviceUpserted(created);
@@ -176,7 +178,7 @@ export function createServicesService({ services, dependencies, overview, access
         locations: input.locations,
       };
       if (input.options !== undefined) {
-        changes.options = sealOptions(validateOptions(checkType, input.options), current.options);
+        changes.options = await storableOptions(current.organizationId, validateOptions(checkType, input.options), current.options);
       } else if (input.check_type !== undefined) {
         validateOptions(checkType, current.options); // the kept options must suit the new type
       }
@@ -229,14 +231,16 @@ function pageOf(query: ListServicesQuery): ServicePage {
   return { sort: query.sort ?? 'created_at', limit: query.limit, offset: query.offset ?? 0 };
 }
 
-function validateCheck(checkType: CheckType, endpoint: string): void {
+/** Refuses an endpoint of the wrong form for the check type (400 naming `endpoint`). */
+export function validateCheck(checkType: CheckType, endpoint: string): void {
   const problem = endpointProblem(endpointFormat(checkType), endpoint);
   if (problem) {
     throw validationFailed(`invalid endpoint for check_type ${checkType}: ${problem}`, [{ path: 'endpoint', message: problem }]);
   }
 }
 
-function validateOptions(checkType: CheckType, raw: Record<string, unknown>): Record<string, unknown> {
+/** The options as the check type's schema reads them; 400 naming the option otherwise. */
+export function validateOptions(checkType: CheckType, raw: Record<string, unknown>): Record<string, unknown> {
   const parsed = parseCheckOptions(checkType, raw);
   if (parsed.ok) return parsed.options;
   const first = parsed.issues[0];
@@ -244,29 +248,4 @@ function validateOptions(checkType: CheckType, raw: Record<string, unknown>): Re
     `invalid options for check_type ${checkType}${first ? `: ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}`,
     parsed.issues.map((i) => ({ path: `options${i.path ? `.${i.path}` : ''}`, message: i.message })),
   );
-}
-
-function maskSecrets(options: Record<string, unknown>): Record<string, unknown> {
-  const masked = { ...options };
-  for (const key of SECRET_OPTION_KEYS) if (key in masked) masked[key] = MASK;
-  return masked;
-}
-
-/**
- * Options as an agent needs them: secrets opened. A secret sealed under another server
- * secret cannot be opened; it is left out, so that check fails visibly on its own instead
- * of breaking every assignment.
- */
-export function optionsForAgent(options: Record<string, unknown>, secrets: SecretBox): Record<string, unknown> {
-  const open = { ...options };
-  for (const key of SECRET_OPTION_KEYS) {
-    const value = open[key];
-    if (!secrets.isSealed(value)) continue;
-    try {
-      open[key] = secrets.open(value);
-    } catch {
-      delete open[key];
-    }
-  }
-  return open;
 }

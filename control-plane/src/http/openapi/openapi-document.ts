@@ -21,6 +21,7 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Body whose Content-Type is not JSON',
   429: 'Too many requests; see Retry-After',
   503: 'The database is unavailable; see Retry-After',
+  504: 'What the control plane asked on your behalf (an agent) gave no answer in time',
 };
 
 /** `/services/:id` → `/services/{id}`. */
