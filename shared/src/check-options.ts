@@ -40,7 +40,8 @@ const credentials = {
 const flag = z.optional(z.boolean());
 const pem = z.optional(nonEmptyText(65_536));
 
-const PROXY_URL = /^https?:\/\/[^\s/?#]+(:\d{1,5})?\/?$/i;
+// A proxy is reached in plain HTTP (CONNECT tunnels an https target): TLS to the proxy itself is not spoken.
+const PROXY_URL = /^http:\/\/[^\s/?#]+(:\d{1,5})?\/?$/i;
 /** How an HTTP client reaches and proves itself to its target (HTTP, WEBSOCKET, MULTISTEP). */
 const httpClient = {
   verify_tls: flag,
@@ -48,7 +49,7 @@ const httpClient = {
   proxy: z.optional(
     z.string().check(
       z.maxLength(2048),
-      z.refine((v) => v === 'env' || (PROXY_URL.test(v) && URL.canParse(v)), 'a proxy is http://[user:password@]host:port, or "env"'),
+      z.refine((v) => v === 'env' || (PROXY_URL.test(v) && URL.canParse(v)), 'a proxy is http://[user:password@]host:port (https targets go through CONNECT), or "env"'),
     ),
   ),
   bearer_token: z.optional(nonEmptyText(8192)),
@@ -207,6 +208,16 @@ function checkStepVariables(steps: Step[], ctx: z.core.$RefinementCtx<Step[]>): 
   });
 }
 
+/** Client options that only make sense together, or that would contradict each other. */
+function clientConflict(options: Record<string, unknown>): { path: string; message: string } | undefined {
+  if (options.bearer_token !== undefined && options.oauth2 !== undefined) return { path: 'bearer_token', message: 'bearer_token and oauth2 both set the Authorization header: choose one' };
+  if ((options.client_certificate === undefined) !== (options.client_key === undefined)) {
+    const missing = options.client_certificate === undefined ? 'client_certificate' : 'client_key';
+    return { path: missing, message: 'client_certificate and client_key go together' };
+  }
+  return undefined;
+}
+
 /** A `result` assertion of a database check that runs nothing to have a result of. */
 function resultWithoutQuery(family: CheckFamily, options: Record<string, unknown>): { path: string; message: string } | undefined {
   const asks = family === 'MONGODB' ? 'command' : family === 'MYSQL' || family === 'POSTGRES' ? 'query' : undefined;
@@ -231,7 +242,7 @@ export function parseCheckOptions(checkType: CheckType, raw: unknown): ParsedOpt
   if (parsed.success) {
     const { degraded_after_ms: degraded, fail_after_ms: fail } = parsed.data as { degraded_after_ms?: number; fail_after_ms?: number };
     if (fail !== undefined && fail <= (degraded ?? 0)) return { ok: false, issues: [{ path: 'fail_after_ms', message: 'fail_after_ms must be greater than degraded_after_ms' }] };
-    const unanswerable = resultWithoutQuery(checkFamily(checkType), parsed.data);
+    const unanswerable = resultWithoutQuery(checkFamily(checkType), parsed.data) ?? clientConflict(parsed.data);
     if (unanswerable) return { ok: false, issues: [unanswerable] };
     return { ok: true, options: parsed.data };
   }

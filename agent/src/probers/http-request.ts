@@ -1,14 +1,18 @@
-// One HTTP(S) request over a new connection, with the time of each phase measured from
+// One HTTP/1.1 request over a new connection, with the time of each phase measured from
 // socket events: dns, connect, tls, ttfb (first byte) and transfer (the rest of the body).
 //
 // The request is written to the socket and the response read by http-response-parser.ts,
 // not through node's http client: a check needs one exchange on a connection it closes, and
 // the client's machinery (agent, outgoing and incoming message streams, header validation
 // per call) made an HTTP check cost 1.3x a bare loop of http.get; this costs less than it.
+// Since ADR 0014 it is the path of every check that needs nothing more; HTTP/2 and proxies go
+// through undici (undici-exchange.ts).
 import net from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
 import { withoutBrackets } from '../../../shared/src/endpoints.js';
 import { HTTP_FIELD_VALUE, HTTP_TOKEN } from '../../../shared/src/http-syntax.js';
+import type { ClientTls } from './client-tls.js';
+import { PhaseTimer } from './http-phases.js';
 import { ResponseParser } from './http-response-parser.js';
 import { certificateFacts } from './peer-certificate.js';
 import type { ProbeSignal } from './probe-signal.js';
@@ -22,9 +26,16 @@ export interface HttpExchange {
   bodyTruncated: boolean;
   timings: Record<string, number>;
   certificate?: { subject: string; issuer: string; valid_to: string; days_remaining: number };
+  /** The protocol the exchange was made in. */
+  httpVersion: '1.1' | '2';
 }
 
-/** A request ready to go: where to, and its bytes (encodeRequest). Made once per target and per redirect, not per check. */
+/** An exchange as read from the connection: the body as the server sent it, before content decoding. */
+export interface ReadExchange extends Omit<HttpExchange, 'body'> {
+  body: Buffer;
+}
+
+/** A request ready to go: where to, and its bytes (encodeRequest). Made once per request object (http-client.ts), not per check. */
 export interface PreparedRequest {
   url: URL;
   bytes: Buffer;
@@ -38,31 +49,34 @@ export interface RequestFields {
   body?: string;
 }
 
-/** How an exchange is read: the same for every check of a target. */
+/** How an exchange is made and read: the same for every check of a target. */
 export interface ExchangeSettings {
-  verifyTls: boolean;
+  tls: ClientTls;
   maxBodyBytes: number;
 }
 
-/** Throws for a method or header the request cannot carry, and a protocol other than HTTP(S). */
+/**
+ * Offered over TLS as `curl --http1.1` does (in ALPN's wire format): a server that speaks HTTP/2
+ * only then refuses the handshake by name, where without ALPN node's HTTP/2 server answers 403.
+ */
+const HTTP1_ALPN = Buffer.from('\x08http/1.1', 'latin1');
+
+/** Throws for a method or header the request cannot carry. */
 export function prepareRequest(url: URL, fields: RequestFields): PreparedRequest {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`unsupported protocol "${url.protocol}"`);
   return { url, bytes: encodeRequest(url, fields), head: fields.method === 'HEAD' };
 }
 
-export function httpRequest({ url, bytes, head }: PreparedRequest, settings: ExchangeSettings, signal: ProbeSignal): Promise<HttpExchange> {
-  const started = performance.now();
-  const since = () => performance.now() - started;
-  const marks: Record<string, number> = {};
+export function httpRequest({ url, bytes, head }: PreparedRequest, settings: ExchangeSettings, signal: ProbeSignal): Promise<ReadExchange> {
+  const timer = new PhaseTimer();
   const secure = url.protocol === 'https:';
   let socket: net.Socket | undefined;
   let onAbort: (() => void) | undefined;
-  const done = new Promise<HttpExchange>((resolve, reject) => {
+  const done = new Promise<ReadExchange>((resolve, reject) => {
     // The URL keeps an IPv6 literal in brackets; the socket wants the address alone.
     const host = withoutBrackets(url.hostname);
     const port = Number(url.port) || (secure ? 443 : 80);
     const s = secure
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: settings.verifyTls })
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: settings.tls.rejectUnauthorized, secureContext: settings.tls.secureContext, ALPNProtocols: HTTP1_ALPN })
       : net.connect({ host, port });
     socket = s;
     onAbort = () => s.destroy(new Error('aborted'));
@@ -78,22 +92,23 @@ export function httpRequest({ url, bytes, head }: PreparedRequest, settings: Exc
       resolve({
         status: head.status,
         headers: head.headers,
-        body: parser.body().toString('utf8'),
+        body: parser.body(),
         bodyTruncated: parser.truncated,
-        timings: phases(marks, since()),
+        timings: timer.phases(),
         certificate,
+        httpVersion: '1.1',
       });
     };
-    s.once('lookup', () => (marks.lookup = since()));
-    s.once('connect', () => (marks.connect = since()));
+    s.once('lookup', () => timer.mark('lookup'));
+    s.once('connect', () => timer.mark('connect'));
     if (secure) {
       s.once('secureConnect', () => {
-        marks.tls = since();
+        timer.mark('tls');
         certificate = describeCertificate(s as TLSSocket);
       });
     }
     s.on('data', (chunk: Buffer) => {
-      marks.firstByte ??= since();
+      timer.mark('firstByte');
       try {
         if (parser.write(chunk)) finish();
       } catch (err) {
@@ -124,20 +139,23 @@ const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'
 /** The request's framing is ours to write: a user's value would contradict the body sent. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding']);
 
-/** The request's bytes: its line, the headers (the user's win over the defaults), the body. */
+/** Throws for a method or a header that cannot go into a request head. */
+export function checkFields(method: string, headers: Record<string, string>): void {
+  if (!HTTP_TOKEN.test(method)) throw new Error(`invalid method "${method}"`);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HTTP_TOKEN.test(name)) throw new Error(`invalid header name "${name}"`);
+    if (!HTTP_FIELD_VALUE.test(value)) throw new Error(`invalid character in the value of header "${name}"`);
+  }
+}
+
+/** The request's bytes: its line, the headers (the caller's win over Host and Connection), the body. */
 function encodeRequest(url: URL, options: RequestFields): Buffer {
-  if (!HTTP_TOKEN.test(options.method)) throw new Error(`invalid method "${options.method}"`);
+  checkFields(options.method, options.headers);
   const fields = new Map<string, [string, string]>();
   const set = (name: string, value: string) => fields.set(name.toLowerCase(), [name, value]);
   set('Host', url.host);
-  set('User-Agent', 'outpost-agent');
-  if (url.username || url.password) {
-    set('Authorization', `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`);
-  }
   set('Connection', 'close');
   for (const [name, value] of Object.entries(options.headers)) {
-    if (!HTTP_TOKEN.test(name)) throw new Error(`invalid header name "${name}"`);
-    if (!HTTP_FIELD_VALUE.test(value)) throw new Error(`invalid character in the value of header "${name}"`);
     if (!FRAMING_HEADERS.has(name.toLowerCase())) set(name, value);
   }
   const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
@@ -149,20 +167,16 @@ function encodeRequest(url: URL, options: RequestFields): Buffer {
   return body ? Buffer.concat([headBytes, body]) : headBytes;
 }
 
-function phases(m: Record<string, number>, end: number): Record<string, number> {
-  const round = (v: number) => Math.round(v * 10) / 10;
-  const t: Record<string, number> = {};
-  if (m.lookup !== undefined) t.dns_ms = round(m.lookup);
-  const connectStart = m.lookup ?? 0;
-  if (m.connect !== undefined) t.connect_ms = round(m.connect - connectStart);
-  if (m.tls !== undefined && m.connect !== undefined) t.tls_ms = round(m.tls - m.connect);
-  const requestSent = m.tls ?? m.connect;
-  if (m.firstByte !== undefined && requestSent !== undefined) t.ttfb_ms = round(m.firstByte - requestSent);
-  if (m.firstByte !== undefined) t.transfer_ms = round(end - m.firstByte);
-  return t;
-}
-
-function describeCertificate(socket: TLSSocket): HttpExchange['certificate'] {
+export function describeCertificate(socket: TLSSocket): HttpExchange['certificate'] {
   const facts = certificateFacts(socket.getPeerCertificate(), new Date());
   return facts ? { subject: facts.subject, issuer: facts.issuer, valid_to: facts.valid_to, days_remaining: facts.days_remaining } : undefined;
+}
+
+/** Lower-case names as node and undici give them; repeated fields joined with ", " as the parser joins them. */
+export function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
 }

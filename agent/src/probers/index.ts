@@ -1,29 +1,33 @@
 // Every prober this agent ships, one per protocol family. Each is loaded on its first probe:
 // an agent that checks only HTTP never loads the database drivers, ssh2 or ws (tens of MB).
 import type { CheckFamily } from '../../../shared/src/check-types.js';
+import { createTokenCache, type TokenCache } from './oauth2-token-cache.js';
 import type { Probe, Prober } from './prober.js';
 
-const loaders: Record<CheckFamily, () => Promise<Prober>> = {
-  HTTP: () => import('./http.js').then((m) => m.httpProber()),
-  TCP: () => import('./tcp.js').then((m) => m.tcpProber()),
-  ICMP: () => import('./icmp.js').then((m) => m.icmpProber()),
-  DNS: () => import('./dns.js').then((m) => m.dnsProber()),
-  WEBSOCKET: () => import('./websocket.js').then((m) => m.websocketProber()),
-  SMTP: () => import('./smtp.js').then((m) => m.smtpProber()),
-  IMAP: () => import('./imap.js').then((m) => m.imapProber()),
-  FTP: () => import('./ftp.js').then((m) => m.ftpProber()),
-  SSH: () => import('./ssh.js').then((m) => m.sshProber()),
-  REDIS: () => import('./redis.js').then((m) => m.redisProber()),
-  MYSQL: () => import('./mysql.js').then((m) => m.mysqlProber()),
-  MONGODB: () => import('./mongodb.js').then((m) => m.mongodbProber()),
-  POSTGRES: () => import('./postgres.js').then((m) => m.postgresProber()),
-  GRPC: () => import('./grpc.js').then((m) => m.grpcProber()),
-  TLS_CERTIFICATE: () => import('./tls-certificate.js').then((m) => m.tlsCertificateProber()),
-  MULTISTEP: () => import('./multistep.js').then((m) => m.multistepProber()),
-};
+/** The probers of the HTTP-speaking families, sharing one oauth2 token cache: targets of one grant use one token. */
+function loadersFor(tokens: TokenCache): Record<CheckFamily, () => Promise<Prober>> {
+  return {
+    HTTP: () => import('./http.js').then((m) => m.httpProber(tokens)),
+    TCP: () => import('./tcp.js').then((m) => m.tcpProber()),
+    ICMP: () => import('./icmp.js').then((m) => m.icmpProber()),
+    DNS: () => import('./dns.js').then((m) => m.dnsProber()),
+    WEBSOCKET: () => import('./websocket.js').then((m) => m.websocketProber(tokens)),
+    SMTP: () => import('./smtp.js').then((m) => m.smtpProber()),
+    IMAP: () => import('./imap.js').then((m) => m.imapProber()),
+    FTP: () => import('./ftp.js').then((m) => m.ftpProber()),
+    SSH: () => import('./ssh.js').then((m) => m.sshProber()),
+    REDIS: () => import('./redis.js').then((m) => m.redisProber()),
+    MYSQL: () => import('./mysql.js').then((m) => m.mysqlProber()),
+    MONGODB: () => import('./mongodb.js').then((m) => m.mongodbProber()),
+    POSTGRES: () => import('./postgres.js').then((m) => m.postgresProber()),
+    GRPC: () => import('./grpc.js').then((m) => m.grpcProber()),
+    TLS_CERTIFICATE: () => import('./tls-certificate.js').then((m) => m.tlsCertificateProber()),
+    MULTISTEP: () => import('./multistep.js').then((m) => m.multistepProber(tokens)),
+  };
+}
 
 export function defaultProbers(): Prober[] {
-  return Object.entries(loaders).map(([family, load]) => lazyProber(family as CheckFamily, load));
+  return Object.entries(loadersFor(createTokenCache())).map(([family, load]) => lazyProber(family as CheckFamily, load));
 }
 
 /**

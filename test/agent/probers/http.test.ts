@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { selfSignedCertificate } from '../../fixtures/peers/self-signed.js';
 import { poll } from '../../support/poll.js';
@@ -247,5 +248,65 @@ describe('http prober', () => {
       expect(r.details.tls_days_remaining).to.be.within(0, 2);
       expect(Date.parse(String(r.details.tls_valid_to))).to.be.greaterThan(Date.now());
     });
+  });
+});
+
+describe('http prober: what answered', () => {
+  let server: http.Server;
+  let base: string;
+  const seen: http.IncomingHttpHeaders[] = [];
+  before(async () => {
+    server = http.createServer((req, res) => {
+      seen.push(req.headers);
+      if (req.url === '/error') return res.writeHead(500, { 'x-build': '42' }).end('it broke');
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-build': '42', 'content-encoding': 'gzip' }).end(gzipSync('all systems nominal'));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  beforeEach(() => (seen.length = 0));
+
+  it('reports the response as observed, its body decoded, and the HTTP version in the details', async () => {
+    const r = await runProbe('HTTP', `${base}/ok`);
+    expect(r.ok, r.message).to.equal(true);
+    expect(r.details).to.include({ status_code: 200, http_version: '1.1' });
+    expect(r.observed).to.deep.include({ status: 200, body: 'all systems nominal' });
+    expect(r.observed?.headers).to.include({ 'x-build': '42', 'content-type': 'text/plain' });
+    expect(r.observed).to.not.have.property('tls_days_remaining');
+    expect(seen[0]).to.include({ 'user-agent': 'outpost-agent', 'accept-encoding': 'gzip, deflate, br' });
+  });
+
+  it('reports what answered on a RED check too: a failing status or keyword', async () => {
+    const status = await runProbe('HTTP', `${base}/error`);
+    expect(status.message).to.match(/^HTTP 500 in \d+ ms: unexpected status$/);
+    expect(status.observed).to.deep.include({ status: 500, body: 'it broke' });
+    const keyword = await runProbe('HTTP', `${base}/ok`, { keyword: 'outage' });
+    expect(keyword.message).to.match(/keyword "outage" not found$/);
+    expect(keyword.observed).to.deep.include({ status: 200, body: 'all systems nominal' });
+  });
+
+  it('leaves the status to a status assertion when expected_status is not set', async () => {
+    const assertions = [{ source: 'status', comparison: 'equals', target: 500 }];
+    const judged = await runProbe('HTTP', `${base}/error`, { assertions });
+    expect(judged.ok, judged.message).to.equal(true);
+    const both = await runProbe('HTTP', `${base}/error`, { assertions, expected_status: [200] });
+    expect(both.message).to.match(/unexpected status$/);
+  });
+
+  it('reports the days the certificate has left as observed over TLS', async () => {
+    const tlsServer = https.createServer(selfSignedCertificate(), (_req, res) => res.end('secure'));
+    await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+    try {
+      const r = await runProbe('HTTPS', `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}/`, { verify_tls: false });
+      expect(r.ok, r.message).to.equal(true);
+      expect(r.observed?.tls_days_remaining).to.be.within(0, 2);
+    } finally {
+      tlsServer.closeAllConnections();
+      await new Promise((r) => tlsServer.close(r));
+    }
   });
 });

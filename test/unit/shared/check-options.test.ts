@@ -62,6 +62,20 @@ describe('check options', () => {
       for (const resolver of ['dns.internal', 'dns.internal:53', '127.0.0.1:99999', '']) expect(parseCheckOptions('DNS', { resolver }).ok, resolver).to.equal(false);
     });
 
+    it('refuses client options that contradict each other or come without their pair', () => {
+      const cert = '-----BEGIN CERTIFICATE-----';
+      const issue = (raw: Record<string, unknown>) => {
+        const parsed = parseCheckOptions('HTTPS', raw);
+        return parsed.ok ? undefined : parsed.issues[0]!.path;
+      };
+      expect(issue({ bearer_token: 't', oauth2: { token_url: 'https://auth.example.com/token', client_id: 'c' } })).to.equal('bearer_token');
+      expect(issue({ client_certificate: cert })).to.equal('client_key');
+      expect(issue({ client_key: 'k' })).to.equal('client_certificate');
+      expect(issue({ client_certificate: cert, client_key: 'k' })).to.equal(undefined);
+      expect(issue({ proxy: 'https://proxy.internal:3128' })).to.equal('proxy');
+      expect(issue({ proxy: 'http://u:p@proxy.internal:3128' })).to.equal(undefined);
+    });
+
     it('accepts credentials for the handshake types only', () => {
       expect(parseCheckOptions('POSTGRESQL', { username: 'u', password: 'p', database: 'd' }).ok).to.equal(true);
       expect(parseCheckOptions('MARIADB', { username: 'u', password: 'p', database: 'd' }).ok).to.equal(true);
@@ -92,7 +106,7 @@ describe('check options', () => {
         password: ['REDIS', (v) => ({ password: v })],
         private_key: ['SSH', (v) => ({ private_key: v })],
         bearer_token: ['HTTP', (v) => ({ bearer_token: v })],
-        client_key: ['MULTISTEP', (v) => ({ client_key: v, steps: [{ name: 'one', url: 'https://example.com/' }] })],
+        client_key: ['MULTISTEP', (v) => ({ client_certificate: '-----BEGIN CERTIFICATE-----', client_key: v, steps: [{ name: 'one', url: 'https://example.com/' }] })],
         'oauth2.client_secret': ['WEBSOCKET', (v) => ({ oauth2: { ...oauth2, client_secret: v } })],
       };
       for (const key of SECRET_OPTION_KEYS) {
