@@ -26,6 +26,8 @@ const BENCHMARKS: Benchmark[] = [
   { goal: 'P9', script: 'embedded-memory.ts' },
   // Issue 14: one, two and three replicas (needs TEST_DATABASE_URL).
   { goal: 'R', script: 'replicas.ts' },
+  // Issue 38: what assertions, decompression, HTTP/2 and proxies cost per check.
+  { goal: 'V1', script: 'check-features.ts' },
 ];
 
 const full = process.argv.includes('--full');

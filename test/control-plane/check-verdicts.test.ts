@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { poll } from '../support/poll.js';
+import { sql } from '../support/sql.js';
 
 describe('check verdicts: assertions and thresholds', () => {
   let cp: TestControlPlane;
@@ -20,6 +21,17 @@ describe('check verdicts: assertions and thresholds', () => {
     // /health answers DOWN in a 200; /slow?ms=N answers after N ms.
     server = http.createServer((req, res) => {
       const url = new URL(req.url!, 'http://x');
+      // A login that takes the organization's secret, and a resource that takes the token it gives.
+      if (url.pathname === '/login') {
+        const ok = req.headers['x-api-key'] === 'k-31337';
+        res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(ok ? { token: 't-42' } : { error: 'bad key' }));
+      }
+      if (url.pathname === '/resource') {
+        const ok = req.headers.authorization === 'Bearer t-42';
+        res.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(ok ? { orders: 3 } : { error: 'forbidden' }));
+      }
       const respond = () => {
         res.writeHead(200, { 'content-type': 'application/json', 'x-version': '2.4.1' });
         res.end(JSON.stringify({ status: url.pathname === '/health' ? 'DOWN' : 'UP', db: { latency_ms: 12 } }));
@@ -33,6 +45,7 @@ describe('check verdicts: assertions and thresholds', () => {
     target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     cp = await startTestControlPlane({ embeddedAgent: true });
     user = await cp.api.newUser('verdicts');
+    await sql(`update organizations set plan = 'unlimited' where id = $1`, [user.orgId]);
   });
 
   after(async () => {
@@ -91,6 +104,46 @@ describe('check verdicts: assertions and thresholds', () => {
     const check = await firstCheck(await createService(`${target}/slow?ms=1100`, { degraded_after_ms: 5000 }));
     expect(check.response_time_ms).to.be.greaterThan(1000);
     expect(check.status).to.equal('GREEN');
+  });
+
+  it('runs a MULTISTEP login → token → resource flow with an organization secret, and follows the secret when it changes', async () => {
+    const secret = await cp.api.post('/secrets', { name: 'API_KEY', value: 'k-31337' }, user.token);
+    expect(secret.status, secret.text).to.equal(201);
+    const r = await cp.api.post(
+      '/services',
+      {
+        name: 'orders flow',
+        check_type: 'MULTISTEP',
+        endpoint: target,
+        check_interval_seconds: 300,
+        options: {
+          steps: [
+            { name: 'log in', method: 'POST', url: '/login', headers: { 'x-api-key': '{{secrets.API_KEY}}' }, extract: [{ name: 'token', source: 'json', property: '$.token' }] },
+            { name: 'orders', url: '/resource', headers: { authorization: 'Bearer {{token}}' }, assertions: [{ source: 'json', property: '$.orders', comparison: 'greater_than', target: 0 }] },
+          ],
+        },
+      },
+      user.token,
+    );
+    expect(r.status, r.text).to.equal(201);
+    // Saved and answered as written: the reference, never the value.
+    expect(r.body.options.steps[0].headers['x-api-key']).to.equal('{{secrets.API_KEY}}');
+    const check = await firstCheck(r.body.id);
+    expect(check.status, check.message).to.equal('GREEN');
+    expect(check.details.steps.map((s: { name: string; ok: boolean }) => [s.name, s.ok])).to.deep.equal([
+      ['log in', true],
+      ['orders', true],
+    ]);
+    expect(JSON.stringify(check.details)).not.to.include('k-31337');
+
+    // A wrong value reaches the agent with the re-sent assignment: the next run fails at the login step.
+    expect((await cp.api.put(`/secrets/${secret.body.id}`, { value: 'wrong' }, user.token)).status).to.equal(200);
+    const failed = await poll(async () => {
+      await cp.api.post(`/services/${r.body.id}/check`, {}, user.token);
+      const latest = (await cp.api.get(`/services/${r.body.id}/checks?limit=1`, user.token)).body[0];
+      return latest?.status === 'RED' && latest;
+    }, { what: 'a run with the changed secret', timeoutMs: 15_000 });
+    expect(failed.message).to.match(/^step 1 "log in": HTTP 401 in \d+ ms: unexpected status$/);
   });
 
   it('refuses assertions that cannot run, naming the field', async () => {
