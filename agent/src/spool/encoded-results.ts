@@ -10,8 +10,8 @@
 // result, a Value per detail, a Uint8Array per string (TextEncoder) and a chunk list per
 // nested message: two fifths of the agent's own JavaScript per check in a profile at 1,000
 // checks/s. The bytes are those of the generated CheckResult.encode (tested); a result the
-// hand-written path does not cover (a negative integer, nested details) is encoded by the
-// generated code.
+// hand-written path does not cover (a negative integer, details nested deeper than probers
+// make them, or holding undefined inside) is encoded by the generated code.
 import { randomFillSync, randomUUID } from 'node:crypto';
 import { CheckResult } from '../../../shared/src/gen/agent.js';
 import { fieldTag as tag, stringFieldSize, varintSize, WireType, writeBoolField, writeDoubleField, writeStringField, writeVarint, writeVarintField } from '../grpc/protobuf-wire.js';
@@ -50,8 +50,9 @@ const RESULT = {
 const STRUCT_FIELD = tag(1, LENGTH_DELIMITED);
 const ENTRY_KEY = tag(1, LENGTH_DELIMITED);
 const ENTRY_VALUE = tag(2, LENGTH_DELIMITED);
-/** google.protobuf.Value's kinds written here. */
-const VALUE = { null: tag(1, VARINT), number: tag(2, FIXED64), string: tag(3, LENGTH_DELIMITED), bool: tag(4, VARINT) };
+/** google.protobuf.Value's kinds, and ListValue's repeated values. */
+const VALUE = { null: tag(1, VARINT), number: tag(2, FIXED64), string: tag(3, LENGTH_DELIMITED), bool: tag(4, VARINT), struct: tag(5, LENGTH_DELIMITED), list: tag(6, LENGTH_DELIMITED) };
+const LIST_VALUES = tag(1, LENGTH_DELIMITED);
 
 /** The results as the repeated `results` field of a ResultBatch. */
 export function encodeResults(results: readonly SpooledResult[]): Buffer {
@@ -84,6 +85,7 @@ export function encodeResults(results: readonly SpooledResult[]): Buffer {
       at = writeResult(out, at, results[i]!, detailsSizes[i]!);
     }
   }
+  if (nestedSizes.size > 0) nestedSizes.clear();
   return out;
 }
 
@@ -103,9 +105,23 @@ function writtenByHand(result: SpooledResult): boolean {
   if (result.details === undefined) return true;
   for (const key of Object.keys(result.details)) {
     const value: unknown = result.details[key];
-    const kind = typeof value;
-    if (value !== null && value !== undefined && kind !== 'string' && kind !== 'number' && kind !== 'boolean') return false;
+    // A top-level undefined is left out, as the generated encoder leaves it out.
+    if (value !== undefined && !isDetail(value, 0)) return false;
   }
+  return true;
+}
+
+/** Nested details as probers make them (assertions, MULTISTEP steps): plain objects and arrays a few levels deep, no undefined inside. */
+const MAX_DEPTH = 6;
+
+function isDetail(value: unknown, depth: number): value is Detail {
+  if (value === null) return true;
+  const kind = typeof value;
+  if (kind === 'string' || kind === 'number' || kind === 'boolean') return true;
+  if (kind !== 'object' || depth >= MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.every((item) => isDetail(item, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key of Object.keys(value as object)) if (!isDetail((value as Record<string, unknown>)[key], depth + 1)) return false;
   return true;
 }
 
@@ -152,7 +168,7 @@ function detailsSize(details: Details): number {
   for (const key of Object.keys(details)) {
     const value: unknown = details[key];
     if (value === undefined) continue;
-    const entry = entrySize(key, value as Scalar);
+    const entry = entrySize(key, value as Detail);
     size += 1 + varintSize(entry) + entry;
   }
   return size;
@@ -160,33 +176,92 @@ function detailsSize(details: Details): number {
 
 function writeDetails(out: Buffer, at: number, details: Details): number {
   for (const key of Object.keys(details)) {
-    const value = details[key] as Scalar | undefined;
+    const value = details[key] as Detail | undefined;
     if (value === undefined) continue;
-    out[at++] = STRUCT_FIELD;
-    at = writeVarint(out, at, entrySize(key, value));
-    if (key !== '') at = writeStringField(out, at, ENTRY_KEY, key);
-    out[at++] = ENTRY_VALUE;
-    at = writeVarint(out, at, valueSize(value));
-    if (value === null) at = writeVarintField(out, at, VALUE.null, 0);
-    else if (typeof value === 'number') at = writeDoubleField(out, at, VALUE.number, value);
-    else if (typeof value === 'string') at = writeStringField(out, at, VALUE.string, value);
-    else at = writeBoolField(out, at, VALUE.bool, value);
+    at = writeEntry(out, at, key, value);
   }
   return at;
 }
 
 type Scalar = string | number | boolean | null;
+type Detail = Scalar | Detail[] | { [key: string]: Detail };
 
-function entrySize(key: string, value: Scalar): number {
+function writeEntry(out: Buffer, at: number, key: string, value: Detail): number {
+  out[at++] = STRUCT_FIELD;
+  at = writeVarint(out, at, entrySize(key, value));
+  if (key !== '') at = writeStringField(out, at, ENTRY_KEY, key);
+  out[at++] = ENTRY_VALUE;
+  at = writeVarint(out, at, valueSize(value));
+  return writeValue(out, at, value);
+}
+
+/** A Value's fields: its kind's tag and content. */
+function writeValue(out: Buffer, at: number, value: Detail): number {
+  if (value === null) return writeVarintField(out, at, VALUE.null, 0);
+  if (typeof value === 'number') return writeDoubleField(out, at, VALUE.number, value);
+  if (typeof value === 'string') return writeStringField(out, at, VALUE.string, value);
+  if (typeof value === 'boolean') return writeBoolField(out, at, VALUE.bool, value);
+  if (Array.isArray(value)) {
+    out[at++] = VALUE.list;
+    at = writeVarint(out, at, nestedSize(value));
+    for (const item of value) {
+      out[at++] = LIST_VALUES;
+      at = writeVarint(out, at, valueSize(item));
+      at = writeValue(out, at, item);
+    }
+    return at;
+  }
+  out[at++] = VALUE.struct;
+  at = writeVarint(out, at, nestedSize(value));
+  for (const key of Object.keys(value)) at = writeEntry(out, at, key, value[key]!);
+  return at;
+}
+
+function entrySize(key: string, value: Detail): number {
   const valueBytes = valueSize(value);
   return (key !== '' ? 1 + stringFieldSize(key) : 0) + 1 + varintSize(valueBytes) + valueBytes;
 }
 
-/** A Value of one kind: its tag, then a varint (null: 0, a bool), 8 bytes (a number) or a string. */
-function valueSize(value: Scalar): number {
+/** A Value of one kind: its tag, then a varint (null: 0, a bool), 8 bytes (a number), a string, or a nested Struct or ListValue. */
+function valueSize(value: Detail): number {
   if (value === null || typeof value === 'boolean') return 2;
   if (typeof value === 'number') return 9;
-  return 1 + stringFieldSize(value);
+  if (typeof value === 'string') return 1 + stringFieldSize(value);
+  const inner = nestedSize(value);
+  return 1 + varintSize(inner) + inner;
+}
+
+/**
+ * The size of a nested Struct or ListValue, worked out once per encoding: every level above it
+ * asks again (its entry's size, then its own), and each string's size is a call into C++.
+ */
+const nestedSizes = new Map<object, number>();
+
+function nestedSize(value: Detail[] | { [key: string]: Detail }): number {
+  let size = nestedSizes.get(value);
+  if (size === undefined) {
+    size = Array.isArray(value) ? listSize(value) : structSize(value);
+    nestedSizes.set(value, size);
+  }
+  return size;
+}
+
+function listSize(list: Detail[]): number {
+  let size = 0;
+  for (const item of list) {
+    const bytes = valueSize(item);
+    size += 1 + varintSize(bytes) + bytes;
+  }
+  return size;
+}
+
+function structSize(struct: { [key: string]: Detail }): number {
+  let size = 0;
+  for (const key of Object.keys(struct)) {
+    const entry = entrySize(key, struct[key]!);
+    size += 1 + varintSize(entry) + entry;
+  }
+  return size;
 }
 
 const UUID_LENGTH = 36;

@@ -28,6 +28,14 @@ describe('spool encoding', () => {
       'a negative time (ten bytes of varint)': { checkedAtMs: -5 },
       'nested details': { details: { redirects: [{ url: 'http://a/' }, 2], headers: { a: 'b' } } },
       'flags set': { adHoc: true, degraded: true, speedJudged: true, responseTimeMs: Number.NaN },
+      'assertions and steps': {
+        details: {
+          status_code: 200,
+          assertions: [{ source: 'json', property: '$.status', comparison: 'equals', target: 'UP', actual: null, passed: false }],
+          steps: [{ name: 'log in', ok: true, assertions: [], extracted: ['token'], response: { headers: {}, body: 'x'.repeat(300) } }],
+        },
+      },
+      'nesting past what probers make, and undefined inside (the generated path)': { details: { deep: [[[[[[[1]]]]]]], hole: { a: undefined, b: 1 }, when: new Date(0) as never } },
     };
     for (const [name, over] of Object.entries(cases)) {
       it(`writes ${name} byte for byte as the generated encoder`, () => {
