@@ -93,9 +93,45 @@ export interface AssertionOutcome {
   passed: boolean;
 }
 
-/** Throws with a reason when the JSONPath (RFC 9535) does not parse. */
+/** A JSONPath that parses but is not run here. */
+export class UnsafeJsonPath extends Error {}
+
+/** Why a JSONPath cannot be used, as a 400 says it; undefined when it can. */
+export function jsonPathProblem(path: string): string | undefined {
+  try {
+    parseJsonPathOrThrow(path);
+    return undefined;
+  } catch (err) {
+    return err instanceof UnsafeJsonPath ? err.message : `not a JSONPath (RFC 9535): ${firstLine(err)}`;
+  }
+}
+
+/**
+ * Throws with a reason when the JSONPath (RFC 9535) does not parse, or uses match() or search():
+ * the library runs their patterns with JavaScript's backtracking engine, and one pattern that
+ * backtracks catastrophically would stall every check of the agent (`matches` runs in RE2).
+ */
 export function parseJsonPathOrThrow(path: string): void {
-  parseJsonPath(path);
+  const found = backtrackingFunction(parseJsonPath(path));
+  if (found) throw new UnsafeJsonPath(`${found}() is not run here, since its pattern could backtrack without end; select the value and use a matches assertion`);
+}
+
+function backtrackingFunction(node: unknown): string | undefined {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = backtrackingFunction(item);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (node === null || typeof node !== 'object') return undefined;
+  const { type, name } = node as { type?: unknown; name?: unknown };
+  if (type === 'FunctionExpr' && (name === 'match' || name === 'search')) return name;
+  for (const value of Object.values(node)) {
+    const found = backtrackingFunction(value);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** A regular expression for RE2 (linear time), compiled; throws with a reason when it does not parse. */
@@ -133,11 +169,8 @@ export function assertionList(sources: Record<string, SourceInfo>) {
         if (info.property && a.property === undefined) issue('property', `source ${a.source} needs a property (${info.property === 'header' ? 'a header name' : 'a JSONPath'})`);
         if (!info.property && a.property !== undefined) issue('property', `source ${a.source} takes no property`);
         if (info.property === 'jsonpath' && a.property !== undefined) {
-          try {
-            parseJsonPathOrThrow(a.property);
-          } catch (err) {
-            issue('property', `not a JSONPath (RFC 9535): ${firstLine(err)}`);
-          }
+          const problem = jsonPathProblem(a.property);
+          if (problem) issue('property', problem);
         }
         if (WITHOUT_TARGET.has(a.comparison)) {
           if (a.target !== undefined) issue('target', `${a.comparison} takes no target`);

@@ -2,7 +2,7 @@
 // option that does not belong to the type is refused. Probers read these names.
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
-import { ASSERTION_SOURCES, assertionList, compilePattern, parseJsonPathOrThrow, STEP_SOURCES } from './assertions.js';
+import { ASSERTION_SOURCES, assertionList, compilePattern, jsonPathProblem, STEP_SOURCES } from './assertions.js';
 import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
 import { parseHostPort, withoutBrackets } from './endpoints.js';
 import { isEscapedText } from './escapes.js';
@@ -189,13 +189,8 @@ function checkStepVariables(steps: Step[], ctx: z.core.$RefinementCtx<Step[]>): 
     }
     for (const [i, e] of (s.extract ?? []).entries()) {
       if (e.source !== 'status' && e.property === undefined) ctx.addIssue({ code: 'custom', path: [index, 'extract', i, 'property'], message: `extracting from ${e.source} needs a property`, input: e });
-      if (e.source === 'json' && e.property !== undefined) {
-        try {
-          parseJsonPathOrThrow(e.property);
-        } catch {
-          ctx.addIssue({ code: 'custom', path: [index, 'extract', i, 'property'], message: 'not a JSONPath (RFC 9535)', input: e });
-        }
-      }
+      const problem = e.source === 'json' && e.property !== undefined ? jsonPathProblem(e.property) : undefined;
+      if (problem) ctx.addIssue({ code: 'custom', path: [index, 'extract', i, 'property'], message: problem, input: e });
       if (e.source === 'body' && e.property !== undefined) {
         try {
           compilePattern(e.property);

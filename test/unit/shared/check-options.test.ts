@@ -62,6 +62,18 @@ describe('check options', () => {
       for (const resolver of ['dns.internal', 'dns.internal:53', '127.0.0.1:99999', '']) expect(parseCheckOptions('DNS', { resolver }).ok, resolver).to.equal(false);
     });
 
+    it('refuses a JSONPath whose filter runs a backtracking pattern, and takes the other filters', () => {
+      const at = (property: string) => parseCheckOptions('HTTP', { assertions: [{ source: 'json', property, comparison: 'exists' }] });
+      expect(at('$.items[?match(@.name, "(a+)+$")]')).to.deep.equal({
+        ok: false,
+        issues: [{ path: 'assertions.0.property', message: 'match() is not run here, since its pattern could backtrack without end; select the value and use a matches assertion' }],
+      });
+      expect(at('$..[?search(@, "x")]').ok).to.equal(false);
+      expect(at('$.items[?@.price < 10 && length(@.name) > 2].name').ok).to.equal(true);
+      const extract = parseCheckOptions('MULTISTEP', { steps: [{ name: 's', url: '/', extract: [{ name: 'v', source: 'json', property: '$[?match(@, "a")]' }] }] });
+      expect(extract.ok).to.equal(false);
+    });
+
     it('refuses client options that contradict each other or come without their pair', () => {
       const cert = '-----BEGIN CERTIFICATE-----';
       const issue = (raw: Record<string, unknown>) => {
