@@ -47,6 +47,7 @@ describe('access on every route', () => {
       sslCertificate: await made('/ssl-certificates', { hostname: 'example.com', location: 'nowhere' }),
       team: await made('/teams', { name: 'on-call', member_ids: [colleague.userId] }),
       statusPage: await made('/status-pages', { slug: `table-${owner.userId.slice(0, 8)}`, title: 't', service_ids: [service] }),
+      secret: await made('/secrets', { name: 'TABLE_TOKEN', value: 'v' }),
       member: colleague.userId,
     };
   });
@@ -99,6 +100,10 @@ describe('access on every route', () => {
     ['POST', '/status-pages', { slug: 'x-table', title: 'x' }],
     ['PUT', `/status-pages/${ids.statusPage}`, { title: 'x' }],
     ['DELETE', `/status-pages/${ids.statusPage}`],
+    ['POST', '/services/test', { name: 'x', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP', location: 'nowhere' }],
+    ['POST', '/secrets', { name: 'OTHER', value: 'v' }],
+    ['PUT', `/secrets/${ids.secret}`, { value: 'w' }],
+    ['DELETE', `/secrets/${ids.secret}`],
   ];
 
   /** Every route that names one resource by id, reads included. */
@@ -120,6 +125,7 @@ describe('access on every route', () => {
     ['GET', `/ssl-certificates/${ids.sslCertificate}`],
     ['GET', `/teams/${ids.team}`],
     ['GET', `/status-pages/${ids.statusPage}`],
+    ['GET', `/secrets/${ids.secret}`],
   ];
 
   it('refuses every write to a viewer with 403', async () => {
@@ -134,7 +140,7 @@ describe('access on every route', () => {
 
   it('refuses a member every write of the admin matters (members, teams, API keys, agents, the organization) with 403', async () => {
     const member = await cp.api.keyWithRole(owner, 'member');
-    const adminOnly = writes().filter(([, path]) => /^\/(members|teams|api-keys|agents|organization)\b/.test(path));
+    const adminOnly = writes().filter(([, path]) => /^\/(members|teams|api-keys|agents|organization|secrets)\b/.test(path));
     expect(adminOnly.length).to.be.greaterThan(10);
     const refused: string[] = [];
     for (const [method, path, body] of adminOnly) {
