@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { CHECK_TYPES as API_CHECK_TYPES } from '../../shared/src/check-types.js';
 import { parseCheckOptions } from '../../shared/src/check-options.js';
-import { optionsOf } from '../../control-plane/web/src/pages/services/check-catalogue.js';
+import { newStep } from '../../control-plane/web/src/pages/services/assertion-values.js';
+import { optionsOf, type OptionSpec } from '../../control-plane/web/src/pages/services/check-catalogue.js';
+import { bodyOf, EMPTY_FORM, valueAt, type ServiceFormValues } from '../../control-plane/web/src/pages/services/form-values.js';
 import type { TestUser } from '../support/api-client.js';
 import { startDashboard, type DashboardHarness } from '../support/browser.js';
 import { poll } from '../support/poll.js';
@@ -24,6 +26,28 @@ async function startTarget() {
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Options the API takes only together (a nested object's fields, a certificate and its key). */
+const TOGETHER = [['oauth2'], ['client_certificate', 'client_key']];
+
+/** What a person would type into an option's field for the API to take it. */
+function sampleText(option: OptionSpec): string {
+  const byKey: Record<string, string> = {
+    resolver: '1.1.1.1',
+    proxy: 'http://proxy.internal:3128',
+    'oauth2.token_url': 'https://auth.example/token',
+  };
+  const byKind: Partial<Record<OptionSpec['kind'], string>> = {
+    boolean: 'true',
+    number: '1',
+    'status-list': '200, 3xx',
+    headers: 'x-a: b',
+    list: 'read, write',
+    json: '{"ping": 1}',
+    select: option.choices?.[0],
+  };
+  return byKey[option.key] ?? byKind[option.kind] ?? 'x';
 }
 
 /** The message shown for a field: the last element its aria-describedby names. */
@@ -60,10 +84,22 @@ describe('dashboard: services', function () {
 
   it('offers every check type the API accepts, with options the API takes for it', () => {
     for (const type of API_CHECK_TYPES) {
-      expect(optionsOf(type), type).to.not.be.empty;
-      for (const option of optionsOf(type)) {
-        const sample = { boolean: true, number: 1, 'status-list': [200], headers: { 'x-a': 'b' }, select: option.choices?.[0] }[option.kind as string] ?? (option.key === 'resolver' ? '1.1.1.1' : 'x');
-        expect(parseCheckOptions(type, { [option.key]: sample }).ok, `${type} ${option.key}`).to.equal(true);
+      const specs = optionsOf(type);
+      expect(specs, type).to.not.be.empty;
+      for (const option of specs) {
+        // Typed as a person would, through the form's own conversion, with the options it goes with.
+        const partners = TOGETHER.find((keys) => keys.some((k) => option.key === k || option.key.startsWith(`${k}.`))) ?? [option.key];
+        const typed = specs.filter((o) => partners.some((k) => o.key === k || o.key.startsWith(`${k}.`)));
+        const values: ServiceFormValues = {
+          ...EMPTY_FORM,
+          check_type: type,
+          options: Object.fromEntries(typed.map((o) => [o.key, sampleText(o)])),
+          steps: type === 'MULTISTEP' ? [{ ...newStep(), name: 'home', url: '/' }] : [],
+        };
+        const options = bodyOf(values).options as Record<string, unknown>;
+        expect(valueAt(options, option.key), `${type} ${option.key} is sent`).to.not.equal(undefined);
+        const parsed = parseCheckOptions(type, options);
+        expect(parsed.ok ? [] : parsed.issues, `${type} ${option.key}`).to.deep.equal([]);
       }
     }
   });

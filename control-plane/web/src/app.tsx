@@ -36,6 +36,7 @@ const SIGNED_IN_ROUTES: [string, ReactNode][] = [
   ['/teams', page(() => import('./pages/teams/teams'))],
   ['/members', page(() => import('./pages/members/members'))],
   ['/api-keys', page(() => import('./pages/api-keys/api-keys'))],
+  ['/secrets', page(() => import('./pages/secrets/secrets'))],
   ['/organization', page(() => import('./pages/organization/organization'))],
   ['/profile', page(() => import('./pages/profile/profile'))],
 ];

@@ -1,21 +1,9 @@
 // The one way the dashboard talks to the REST API: same origin, bearer token, JSON both ways.
 // Every failure becomes an ApiError carrying the API's message and field details.
 import { tokenStore } from '../session/token-store';
+import { ApiError, type FieldProblem } from './api-error';
 
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly details: FieldProblem[] = [],
-  ) {
-    super(message);
-  }
-}
+export { ApiError, type FieldProblem };
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 

@@ -33,6 +33,7 @@ const NAVIGATION: { group: string; links: { to: string; label: string }[] }[] = 
       { to: '/members', label: 'Members' },
       { to: '/teams', label: 'Teams' },
       { to: '/api-keys', label: 'API keys' },
+      { to: '/secrets', label: 'Secrets' },
       { to: '/organization', label: 'Organization' },
       { to: '/profile', label: 'Profile' },
     ],

@@ -1,21 +1,31 @@
 // What the service form offers per check type: the endpoint format and the options the API
-// accepts for it. The check types come from the API's own catalogue (shared/src); the option
-// fields mirror shared/src/check-options.ts, and test/web/services.test.ts keeps them equal.
+// accepts for it, each in the form's section it belongs to. The check types come from the
+// API's own catalogue (shared/src); the option fields mirror shared/src/check-options.ts, and
+// test/web/services.test.ts keeps them equal. Assertions and MULTISTEP steps have editors of
+// their own (assertion-catalogue.ts, steps-editor.tsx).
 import { CHECK_TYPES, checkFamily, endpointFormat, normaliseCheckType, type CheckFamily, type EndpointFormat } from '../../../../../shared/src/check-types.js';
 
-export type OptionKind = 'text' | 'textarea' | 'number' | 'boolean' | 'select' | 'headers' | 'status-list' | 'secret';
+/** `list`: comma separated; `json`: a JSON object as text; `secret`: masked when stored. */
+export type OptionKind = 'text' | 'textarea' | 'number' | 'boolean' | 'select' | 'headers' | 'status-list' | 'secret' | 'list' | 'json';
+
+/** Where the form shows an option: the check's own, or one of the sections below it. */
+export type OptionSection = 'check' | 'thresholds' | 'authentication' | 'connection';
 
 export interface OptionSpec {
+  /** Its path in `options`, dotted when nested (`oauth2.client_id`). */
   key: string;
   label: string;
   kind: OptionKind;
+  section: OptionSection;
   hint?: string;
   choices?: readonly string[];
   /** What the agent does when a boolean option is not set. */
   defaultText?: string;
+  /** A secret typed on several lines (a PEM key). */
+  multiline?: boolean;
 }
 
-type Family = Exclude<CheckFamily, 'TLS_CERTIFICATE'>;
+export type Family = Exclude<CheckFamily, 'TLS_CERTIFICATE'>;
 
 /** Every check type POST /services accepts, in the API's own catalogue's order. */
 export { CHECK_TYPES };
@@ -27,60 +37,99 @@ export const ENDPOINT_HINTS: Record<EndpointFormat, { hint: string; example: str
   host: { hint: 'A hostname or an IP address', example: 'example.com' },
 };
 
-const MIN_FAILING: OptionSpec = {
-  key: 'min_failing_locations',
-  label: 'Failing locations before RED',
-  kind: 'number',
-  hint: 'How many locations must agree before the service turns RED or YELLOW (default 1).',
-};
-const HEADERS: OptionSpec = { key: 'headers', label: 'Headers', kind: 'headers', hint: 'One "Name: value" per line.' };
-const VERIFY_TLS: OptionSpec = { key: 'verify_tls', label: 'Verify TLS certificate', kind: 'boolean', defaultText: 'yes' };
-const USERNAME: OptionSpec = { key: 'username', label: 'Username', kind: 'text' };
-const PASSWORD: OptionSpec = { key: 'password', label: 'Password', kind: 'secret' };
-const DATABASE: OptionSpec = { key: 'database', label: 'Database', kind: 'text' };
+const check = (spec: Omit<OptionSpec, 'section'>): OptionSpec => ({ ...spec, section: 'check' });
+const auth = (spec: Omit<OptionSpec, 'section'>): OptionSpec => ({ ...spec, section: 'authentication' });
+const connection = (spec: Omit<OptionSpec, 'section'>): OptionSpec => ({ ...spec, section: 'connection' });
+const threshold = (spec: Omit<OptionSpec, 'section'>): OptionSpec => ({ ...spec, section: 'thresholds' });
+
+const THRESHOLDS = [
+  threshold({ key: 'degraded_after_ms', label: 'Degraded after (ms)', kind: 'number', hint: 'A passing check slower than this is YELLOW (default 1000).' }),
+  threshold({ key: 'fail_after_ms', label: 'Failed after (ms)', kind: 'number', hint: 'A check slower than this is RED (none by default).' }),
+  threshold({
+    key: 'min_failing_locations',
+    label: 'Failing locations before RED',
+    kind: 'number',
+    hint: 'How many locations must agree before the service turns RED or YELLOW (default 1).',
+  }),
+];
+
+const METHOD = check({ key: 'method', label: 'HTTP method', kind: 'select', choices: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] });
+const HEADERS = check({ key: 'headers', label: 'Headers', kind: 'headers', hint: 'One "Name: value" per line.' });
+const USERNAME = check({ key: 'username', label: 'Username', kind: 'text' });
+const PASSWORD = check({ key: 'password', label: 'Password', kind: 'secret' });
+const DATABASE = check({ key: 'database', label: 'Database', kind: 'text' });
+const QUERY = check({ key: 'query', label: 'Query', kind: 'textarea', hint: 'A read-only statement, rolled back after; the first column of its first row is the "result" source.' });
+
+/** How an HTTP client proves itself (HTTP, WEBSOCKET, MULTISTEP). */
+const CLIENT_AUTHENTICATION = [
+  auth({ key: 'bearer_token', label: 'Bearer token', kind: 'secret', hint: 'Sent as "Authorization: Bearer …".' }),
+  auth({ key: 'oauth2.token_url', label: 'OAuth2 token URL', kind: 'text', hint: 'Client credentials flow: the token it returns is sent as a bearer token.' }),
+  auth({ key: 'oauth2.client_id', label: 'OAuth2 client ID', kind: 'text' }),
+  auth({ key: 'oauth2.client_secret', label: 'OAuth2 client secret', kind: 'secret' }),
+  auth({ key: 'oauth2.scopes', label: 'OAuth2 scopes', kind: 'list', hint: 'Comma separated.' }),
+  auth({ key: 'oauth2.audience', label: 'OAuth2 audience', kind: 'text' }),
+  auth({ key: 'client_certificate', label: 'Client certificate', kind: 'textarea', hint: 'PEM, for mutual TLS.' }),
+  auth({ key: 'client_key', label: 'Client key', kind: 'secret', multiline: true, hint: 'PEM, the client certificate’s private key.' }),
+];
+
+const PROXY = connection({ key: 'proxy', label: 'Proxy', kind: 'text', hint: 'http://[user:password@]host:port, or "env" for the agent’s HTTP_PROXY and NO_PROXY.' });
+const VERIFY_TLS = connection({ key: 'verify_tls', label: 'Verify TLS certificate', kind: 'boolean', defaultText: 'yes' });
+const CA_CERTIFICATE = connection({ key: 'ca_certificate', label: 'CA certificate', kind: 'textarea', hint: 'PEM: trust this CA instead of the system’s.' });
+const HTTP_VERSION = connection({ key: 'http_version', label: 'HTTP version', kind: 'select', choices: ['1.1', '2', 'auto'] });
+const SAVE_FAILED = connection({ key: 'save_failed_response', label: 'Save failed responses', kind: 'boolean', defaultText: 'no', hint: 'Keep the status, headers and body of a failed check with its result.' });
+
+const HTTP_REQUEST_CLIENT = [...CLIENT_AUTHENTICATION, HTTP_VERSION, PROXY, VERIFY_TLS, CA_CERTIFICATE, SAVE_FAILED];
 
 const OPTIONS: Record<Family, OptionSpec[]> = {
   HTTP: [
-    { key: 'method', label: 'HTTP method', kind: 'select', choices: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] },
+    METHOD,
     HEADERS,
-    { key: 'body', label: 'Request body', kind: 'textarea' },
-    { key: 'expected_status', label: 'Expected status codes', kind: 'status-list', hint: 'Comma separated codes or classes, e.g. 200, 204, 3xx (default 200–399).' },
-    { key: 'keyword', label: 'Keyword', kind: 'text', hint: 'Text the response body must contain.' },
-    { key: 'keyword_inverted', label: 'Keyword must be absent', kind: 'boolean', defaultText: 'no' },
-    { key: 'follow_redirects', label: 'Follow redirects', kind: 'boolean', defaultText: 'yes' },
-    VERIFY_TLS,
-    MIN_FAILING,
+    check({ key: 'body', label: 'Request body', kind: 'textarea' }),
+    check({ key: 'expected_status', label: 'Expected status codes', kind: 'status-list', hint: 'Comma separated codes or classes, e.g. 200, 204, 3xx (default 200–399).' }),
+    check({ key: 'keyword', label: 'Keyword', kind: 'text', hint: 'Text the response body must contain.' }),
+    check({ key: 'keyword_inverted', label: 'Keyword must be absent', kind: 'boolean', defaultText: 'no' }),
+    check({ key: 'follow_redirects', label: 'Follow redirects', kind: 'boolean', defaultText: 'yes' }),
+    ...HTTP_REQUEST_CLIENT,
   ],
-  TCP: [MIN_FAILING],
-  ICMP: [MIN_FAILING],
+  TCP: [check({ key: 'send', label: 'Send', kind: 'text', hint: 'Text sent once connected; \\r \\n \\t \\\\ and \\xHH escapes. What comes back is the "body" source.' })],
+  ICMP: [],
   DNS: [
-    { key: 'dns_record_type', label: 'DNS record type', kind: 'select', choices: ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SOA', 'SRV', 'PTR', 'CAA'] },
-    { key: 'resolver', label: 'Resolver', kind: 'text', hint: 'An IP address, optionally with :port; empty uses the system resolver.' },
-    { key: 'expected_answer', label: 'Expected answer', kind: 'text' },
-    MIN_FAILING,
+    check({ key: 'dns_record_type', label: 'DNS record type', kind: 'select', choices: ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SOA', 'SRV', 'PTR', 'CAA'] }),
+    check({ key: 'resolver', label: 'Resolver', kind: 'text', hint: 'An IP address, optionally with :port; empty uses the system resolver.' }),
+    check({ key: 'expected_answer', label: 'Expected answer', kind: 'text' }),
   ],
-  WEBSOCKET: [HEADERS, VERIFY_TLS, MIN_FAILING],
-  SMTP: [{ key: 'ehlo_name', label: 'EHLO name', kind: 'text' }, MIN_FAILING],
-  IMAP: [MIN_FAILING],
-  FTP: [MIN_FAILING],
-  SSH: [USERNAME, PASSWORD, { key: 'private_key', label: 'Private key', kind: 'secret', hint: 'PEM' }, MIN_FAILING],
-  REDIS: [USERNAME, PASSWORD, MIN_FAILING],
-  MYSQL: [USERNAME, PASSWORD, DATABASE, MIN_FAILING],
-  MONGODB: [USERNAME, PASSWORD, DATABASE, MIN_FAILING],
-  POSTGRES: [USERNAME, PASSWORD, DATABASE, MIN_FAILING],
+  WEBSOCKET: [HEADERS, ...CLIENT_AUTHENTICATION, PROXY, VERIFY_TLS, CA_CERTIFICATE],
+  SMTP: [check({ key: 'ehlo_name', label: 'EHLO name', kind: 'text' })],
+  IMAP: [],
+  FTP: [],
+  SSH: [USERNAME, PASSWORD, check({ key: 'private_key', label: 'Private key', kind: 'secret', multiline: true, hint: 'PEM.' })],
+  REDIS: [USERNAME, PASSWORD],
+  MYSQL: [USERNAME, PASSWORD, DATABASE, QUERY],
+  MONGODB: [
+    USERNAME,
+    PASSWORD,
+    DATABASE,
+    check({ key: 'command', label: 'Command', kind: 'json', hint: 'A database command as a JSON object, e.g. {"ping": 1}; its reply is the "result" source.' }),
+  ],
+  POSTGRES: [USERNAME, PASSWORD, DATABASE, QUERY],
   GRPC: [
-    { key: 'tls', label: 'Use TLS', kind: 'boolean', defaultText: 'no' },
-    VERIFY_TLS,
-    { key: 'service', label: 'Health service name', kind: 'text', hint: 'Empty checks the server as a whole.' },
-    MIN_FAILING,
+    check({ key: 'tls', label: 'Use TLS', kind: 'boolean', defaultText: 'no' }),
+    check({ key: 'verify_tls', label: 'Verify TLS certificate', kind: 'boolean', defaultText: 'yes' }),
+    check({ key: 'service', label: 'Health service name', kind: 'text', hint: 'Empty checks the server as a whole.' }),
   ],
-  MULTISTEP: [VERIFY_TLS, MIN_FAILING],
+  // Its requests are its steps (steps-editor.tsx).
+  MULTISTEP: HTTP_REQUEST_CLIENT,
 };
 
-export function optionsOf(checkType: string): OptionSpec[] {
+export function familyOf(checkType: string): Family | undefined {
   const type = normaliseCheckType(checkType);
   const family = type ? checkFamily(type) : undefined;
-  return family === undefined || family === 'TLS_CERTIFICATE' ? [] : OPTIONS[family];
+  return family === 'TLS_CERTIFICATE' ? undefined : family;
+}
+
+export function optionsOf(checkType: string): OptionSpec[] {
+  const family = familyOf(checkType);
+  return family === undefined ? [] : [...OPTIONS[family], ...THRESHOLDS];
 }
 
 export function endpointHintOf(checkType: string): { hint: string; example: string } | undefined {

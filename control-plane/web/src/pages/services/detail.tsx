@@ -1,5 +1,6 @@
-// One service: what it checks, its status now and per location, response times and phases,
-// uptime and the checks log, all refreshed by the live feed; write actions for members+.
+// One service: what it checks, its latest result's assertions and steps, its status now and
+// per location, response times and phases, uptime and the checks log, all refreshed by the
+// live feed; write actions for members+.
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useResourceList } from '../../api/resources';
@@ -10,6 +11,7 @@ import { formatAgo, formatDateTime } from '../../ui/format';
 import { LoadError, Loading, Page } from '../../ui/page';
 import { StatusBadge } from '../../ui/status';
 import { ChecksLog } from './checks-log';
+import { LatestResult } from './latest-result';
 import { LocationHistory } from './location-history';
 import { useCheckNow, useDeleteService, useService } from './service-api';
 import { UptimeCard } from './uptime-card';
@@ -86,6 +88,7 @@ function ServiceDetail({ service }: { service: Service }) {
           )}
         </dl>
       </section>
+      <LatestResult serviceId={service.id} />
       <LocationHistory service={service} />
       <UptimeCard serviceId={service.id} />
       <ChecksLog serviceId={service.id} />

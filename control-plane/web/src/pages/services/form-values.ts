@@ -1,11 +1,17 @@
 // The service form holds text as typed; these turn a service into form values and form
-// values into the body of POST or PUT /services, sending only the options the user set.
-import { ApiError } from '../../api/http';
-import type { Service } from '../../api/types';
-import { optionsOf, type OptionSpec } from './check-catalogue';
+// values into the body of POST or PUT /services (and /services/test), sending only the
+// options the user set. Imports name their .js: browser tests import this under Node.
+import type { Service } from '../../api/types.js';
+import { ASSERTION_SOURCES } from './assertion-catalogue.js';
+import { assertionDrafts, assertionsBody, stepDrafts, stepsBody, type AssertionDraft, type StepDraft } from './assertion-values.js';
+import { familyOf, optionsOf, type OptionSpec } from './check-catalogue.js';
+import { headersOf, headersText, list, numberOrText } from './text-values.js';
 
-/** How the API shows a stored password or key; sent back, it keeps the stored value. */
+/** How the API shows a stored secret; sent back, it keeps the stored value. */
 export const SECRET_MASK = '********';
+
+/** A secret option that names an organization secret holds none: the API answers it as written. */
+export const isSecretReference = (value: unknown) => typeof value === 'string' && /^\{\{\s*secrets\.[A-Za-z_][A-Za-z0-9_]{0,63}\s*\}\}$/.test(value);
 
 export interface ServiceFormValues {
   name: string;
@@ -18,10 +24,13 @@ export interface ServiceFormValues {
   tags: string;
   locations: string[];
   other_locations: string;
-  /** Option values as typed, by option key; booleans are '', 'true' or 'false'. */
+  /** Option values as typed, by option key (dotted when nested); booleans are '', 'true' or 'false'. */
   options: Record<string, string>;
   /** Secret options the user asked to remove (their stored value is dropped). */
   cleared_secrets: string[];
+  assertions: AssertionDraft[];
+  /** A MULTISTEP check's requests, in order. */
+  steps: StepDraft[];
   /** Ids of the services it depends on. */
   depends_on: string[];
 }
@@ -39,14 +48,29 @@ export const EMPTY_FORM: ServiceFormValues = {
   other_locations: '',
   options: {},
   cleared_secrets: [],
+  assertions: [],
+  steps: [],
   depends_on: [],
 };
+
+/** The value at a dotted path (`oauth2.client_id`). */
+export function valueAt(object: Record<string, unknown> | undefined, path: string): unknown {
+  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), object);
+}
+
+function setValueAt(object: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  const last = keys.pop()!;
+  let target = object;
+  for (const key of keys) target = (target[key] ??= {}) as Record<string, unknown>;
+  target[last] = value;
+}
 
 export function valuesOf(service: Service): ServiceFormValues {
   const options: Record<string, string> = {};
   for (const spec of optionsOf(service.check_type)) {
-    const value = service.options[spec.key];
-    if (value === undefined || value === null || spec.kind === 'secret') continue;
+    const value = valueAt(service.options, spec.key);
+    if (value === undefined || value === null || (spec.kind === 'secret' && !isSecretReference(value))) continue;
     options[spec.key] = optionText(spec, value);
   }
   return {
@@ -62,6 +86,8 @@ export function valuesOf(service: Service): ServiceFormValues {
     other_locations: '',
     options,
     cleared_secrets: [],
+    assertions: assertionDrafts(service.options.assertions),
+    steps: stepDrafts(service.options.steps),
     depends_on: service.depends_on,
   };
 }
@@ -69,24 +95,16 @@ export function valuesOf(service: Service): ServiceFormValues {
 function optionText(spec: OptionSpec, value: unknown): string {
   switch (spec.kind) {
     case 'headers':
-      return Object.entries(value as Record<string, string>)
-        .map(([name, v]) => `${name}: ${v}`)
-        .join('\n');
+      return headersText(value);
     case 'status-list':
+    case 'list':
       return Array.isArray(value) ? value.join(', ') : String(value);
+    case 'json':
+      return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
     default:
       return String(value);
   }
 }
-
-const list = (text: string) =>
-  text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/** A number when the text is one, else the text itself so the API names the problem. */
-const numberOrText = (text: string): number | string => (/^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text);
 
 /** `stored`: the options of the service being edited, whose masked secrets are kept unless cleared. */
 export function bodyOf(values: ServiceFormValues, stored: Record<string, unknown> = {}): Record<string, unknown> {
@@ -108,18 +126,38 @@ export function bodyOf(values: ServiceFormValues, stored: Record<string, unknown
 
 function optionsBody(values: ServiceFormValues, stored: Record<string, unknown>): Record<string, unknown> {
   const options: Record<string, unknown> = {};
-  for (const spec of optionsOf(values.check_type)) {
+  const specs = optionsOf(values.check_type);
+  // A nested object (oauth2) is sent when one of its own fields is typed, not for a kept secret alone.
+  const typedObjects = new Set(specs.filter((s) => s.kind !== 'secret' && values.options[s.key]?.trim()).map((s) => objectOf(s.key)));
+  for (const spec of specs) {
+    const object = objectOf(spec.key);
+    if (object && !typedObjects.has(object)) continue;
     const text = values.options[spec.key] ?? '';
     if (spec.kind === 'secret') {
-      if (text) options[spec.key] = text;
-      else if (stored[spec.key] === SECRET_MASK && !values.cleared_secrets.includes(spec.key)) options[spec.key] = SECRET_MASK;
+      if (text) setValueAt(options, spec.key, text);
+      else if (valueAt(stored, spec.key) === SECRET_MASK && !values.cleared_secrets.includes(spec.key)) setValueAt(options, spec.key, SECRET_MASK);
       continue;
     }
     if (!text.trim()) continue;
-    options[spec.key] = optionValue(spec, text);
+    setValueAt(options, spec.key, optionValue(spec, text));
   }
+  const family = familyOf(values.check_type);
+  if (family && values.assertions.length > 0) options.assertions = assertionsBody(values.assertions, ASSERTION_SOURCES[family]);
+  if (family === 'MULTISTEP') options.steps = stepsBody(values.steps);
   return options;
 }
+
+/** The stored secrets the body sends back as the mask (to keep them), by name: a test run cannot use those. */
+export function keptSecretsOf(values: ServiceFormValues, stored: Record<string, unknown> = {}): string[] {
+  const kept = optionsOf(values.check_type)
+    .filter((s) => s.kind === 'secret' && !values.options[s.key] && !values.cleared_secrets.includes(s.key) && valueAt(stored, s.key) === SECRET_MASK)
+    .map((s) => s.label.toLowerCase());
+  // The API masks a proxy's password inside its URL.
+  return values.options.proxy?.includes(`:${SECRET_MASK}@`) ? [...kept, 'proxy password'] : kept;
+}
+
+/** The object a dotted key is in (`oauth2` of `oauth2.client_id`); undefined for a top-level key. */
+const objectOf = (key: string) => (key.includes('.') ? key.slice(0, key.indexOf('.')) : undefined);
 
 function optionValue(spec: OptionSpec, text: string): unknown {
   switch (spec.kind) {
@@ -129,20 +167,12 @@ function optionValue(spec: OptionSpec, text: string): unknown {
       return numberOrText(text);
     case 'status-list':
       return list(text).map((code) => (/^\d+$/.test(code) ? Number(code) : code));
+    case 'list':
+      return list(text);
     case 'headers':
-      return headersOf(text, spec.key);
+      return headersOf(text, `options.${spec.key}`);
     default:
+      // A JSON command goes as typed: the API parses it and says where it is wrong.
       return text;
   }
-}
-
-function headersOf(text: string, key: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
-    const colon = line.indexOf(':');
-    // Found before sending, and shown at the field like the API's own details.
-    if (colon <= 0) throw new ApiError(400, 'invalid options', [{ path: `options.${key}`, message: `"${line}" is not "Name: value"` }]);
-    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-  return headers;
 }

@@ -4,7 +4,7 @@ import { api } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import type { CheckResult, Service } from '../../api/types';
 import { useOrg } from '../../session/session';
-import type { Period, Uptime } from './types';
+import type { Period, TestRunResult, Uptime } from './types';
 
 export function useService(id: string | undefined) {
   const org = useOrg();
@@ -49,6 +49,11 @@ export function useDeleteService() {
       invalidate();
     },
   });
+}
+
+/** Runs the form's check once on an agent without saving it (POST /services/test). */
+export function useTestService() {
+  return useMutation({ mutationFn: (body: () => Record<string, unknown>) => api.post<TestRunResult>('/services/test', body()) });
 }
 
 export function useCheckNow(id: string) {

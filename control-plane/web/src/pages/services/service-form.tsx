@@ -1,18 +1,28 @@
 // The one form behind "New service" and "Edit service". The options shown follow the chosen
-// check type; the API's 400 details appear at the fields they name.
+// check type, grouped: its own options (or MULTISTEP steps), assertions and thresholds in
+// view, authentication and connection folded until used. The API's 400 details appear at the
+// fields they name, after Save or Test alike.
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { Service } from '../../api/types';
 import { useResourceList } from '../../api/resources';
 import { CheckboxGroup } from '../channels/checkbox-group';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../ui/field';
-import { formErrors, type FormErrors } from '../../ui/form-errors';
+import { Disclosure } from '../../ui/disclosure';
+import { formErrors } from '../../ui/form-errors';
 import { FormProblems } from '../../ui/page';
-import { CHECK_TYPES, endpointHintOf, optionsOf, type OptionSpec } from './check-catalogue';
-import { bodyOf, SECRET_MASK, type ServiceFormValues } from './form-values';
-import { useSaveService } from './service-api';
+import { FormActions } from '../../ui/form-actions';
+import { ASSERTION_SOURCES } from './assertion-catalogue';
+import { AssertionRows } from './assertion-rows';
+import { assertionPaths, newStep, stepPaths } from './assertion-values';
+import { CHECK_TYPES, endpointHintOf, familyOf, optionsOf, type OptionSection, type OptionSpec } from './check-catalogue';
+import { bodyOf, keptSecretsOf, SECRET_MASK, valueAt, type ServiceFormValues } from './form-values';
+import { OptionFields } from './option-field';
+import { useSaveService, useTestService } from './service-api';
+import { StepsEditor } from './steps-editor';
+import { isFieldError, TestControls, TestOutcome } from './test-run';
+import { list } from './text-values';
 import type { AgentSummary } from './types';
 import './services.css';
-import { FormActions } from '../../ui/form-actions';
 
 interface ServiceFormProps {
   initial: ServiceFormValues;
@@ -24,27 +34,46 @@ interface ServiceFormProps {
 
 const TOP_FIELDS = ['name', 'description', 'environment', 'check_type', 'endpoint', 'check_interval_seconds', 'timeout_seconds', 'tags', 'locations', 'depends_on'];
 
+/** Every API path the form shows at a field, so the summary says only the rest. */
+function shownPaths(values: ServiceFormValues, specs: OptionSpec[]): string[] {
+  const steps = familyOf(values.check_type) === 'MULTISTEP' ? [...stepPaths(values.steps), ...(values.steps.length === 0 ? ['options.steps'] : [])] : [];
+  return [...TOP_FIELDS, ...specs.map((o) => `options.${o.key}`), ...assertionPaths('options.assertions', values.assertions), ...steps];
+}
+
 export function ServiceForm({ initial, service, onSaved, onCancel }: ServiceFormProps) {
   const [values, setValues] = useState(initial);
   const save = useSaveService();
-  const errors = formErrors(save.error);
-  const options = optionsOf(values.check_type);
+  const test = useTestService();
+  const errors = formErrors(save.error ?? (isFieldError(test.error) ? test.error : null));
+  const family = familyOf(values.check_type);
+  const specs = optionsOf(values.check_type);
   const set = <K extends keyof ServiceFormValues>(key: K, value: ServiceFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   const setOption = (key: string, value: string) => setValues((v) => ({ ...v, options: { ...v.options, [key]: value } }));
+  const setCheckType = (checkType: string) =>
+    // A MULTISTEP check needs a step: the form starts it with an empty one.
+    setValues((v) => ({ ...v, check_type: checkType, steps: familyOf(checkType) === 'MULTISTEP' && v.steps.length === 0 ? [newStep()] : v.steps }));
   const endpointHint = endpointHintOf(values.check_type);
+  const body = () => bodyOf(values, service?.options);
+  const optionProps = { values, stored: service?.options, setOption, setCleared: (keys: string[]) => set('cleared_secrets', keys), errors };
+  const section = (name: OptionSection) => specs.filter((s) => s.section === name);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate({ id: service?.id, body: () => bodyOf(values, service?.options) }, { onSuccess: onSaved });
+    test.reset();
+    save.mutate({ id: service?.id, body }, { onSuccess: onSaved });
+  };
+  const runTest = (location: string | undefined) => {
+    save.reset();
+    test.mutate(() => ({ ...body(), ...(location ? { location } : {}) }));
   };
 
   return (
     <form className="card service-form" onSubmit={submit} noValidate>
-      <FormProblems messages={errors.summary([...TOP_FIELDS, ...options.map((o) => `options.${o.key}`)])} />
+      <FormProblems messages={errors.summary(shownPaths(values, specs))} />
       <div className="form-grid">
         <TextField label="Name" required value={values.name} onChange={(e) => set('name', e.target.value)} error={errors.field('name')} />
         <TextField label="Environment" value={values.environment} onChange={(e) => set('environment', e.target.value)} error={errors.field('environment')} hint="e.g. production" />
-        <SelectField label="Check type" value={values.check_type} onChange={(e) => set('check_type', e.target.value)} error={errors.field('check_type')}>
+        <SelectField label="Check type" value={values.check_type} onChange={(e) => setCheckType(e.target.value)} error={errors.field('check_type')}>
           {CHECK_TYPES.map((type) => (
             <option key={type} value={type}>
               {type}
@@ -83,18 +112,49 @@ export function ServiceForm({ initial, service, onSaved, onCancel }: ServiceForm
       <TextAreaField label="Description" rows={2} value={values.description} onChange={(e) => set('description', e.target.value)} error={errors.field('description')} />
       <LocationsFieldset values={values} set={set} error={errors.field('locations')} />
       <DependsOnFieldset serviceId={service?.id} selected={values.depends_on} onChange={(ids) => set('depends_on', ids)} error={errors.field('depends_on')} />
-      {options.length > 0 && (
+      {section('check').length > 0 && (
         <fieldset>
           <legend>{values.check_type} options</legend>
           <p className="hint">Leave a field empty to use its default.</p>
-          <div className="form-grid">
-            {options.map((spec) => (
-              <OptionField key={spec.key} spec={spec} values={values} stored={service?.options} setOption={setOption} set={set} errors={errors} />
-            ))}
-          </div>
+          <OptionFields specs={section('check')} {...optionProps} />
         </fieldset>
       )}
-      <FormActions onCancel={onCancel} busy={save.isPending} submitLabel={save.isPending ? 'Saving…' : 'Save'} />
+      {family === 'MULTISTEP' && <StepsEditor steps={values.steps} onChange={(steps) => set('steps', steps)} errors={errors} />}
+      {family && (
+        <fieldset>
+          <legend>Assertions</legend>
+          <p className="hint">
+            {family === 'MULTISTEP'
+              ? 'On the whole run; each step has assertions of its own above.'
+              : 'What the answer must satisfy: the check is RED when one does not hold.'}
+          </p>
+          <AssertionRows
+            drafts={values.assertions}
+            sources={ASSERTION_SOURCES[family]}
+            onChange={(assertions) => set('assertions', assertions)}
+            errors={errors}
+            path="options.assertions"
+            rowName={(n) => `Assertion ${n}`}
+            addName="Add assertion"
+          />
+        </fieldset>
+      )}
+      <fieldset>
+        <legend>Thresholds</legend>
+        <OptionFields specs={section('thresholds')} {...optionProps} />
+      </fieldset>
+      <FoldedOptions title="Authentication" specs={section('authentication')} {...optionProps} />
+      <FoldedOptions title="Connection" specs={section('connection')} {...optionProps} />
+      <div className="form-footer">
+        <TestControls
+          locations={[...new Set([...values.locations, ...list(values.other_locations)])]}
+          busy={test.isPending}
+          onTest={runTest}
+          keptSecrets={keptSecretsOf(values, service?.options)}
+        />
+        <FormActions onCancel={onCancel} busy={save.isPending} submitLabel={save.isPending ? 'Saving…' : 'Save'} />
+      </div>
+      <TestOutcome test={test} timeoutSeconds={values.timeout_seconds} />
     </form>
   );
 }
@@ -146,65 +206,18 @@ function DependsOnFieldset({ serviceId, selected, onChange, error }: { serviceId
   );
 }
 
-interface OptionFieldProps {
-  spec: OptionSpec;
-  values: ServiceFormValues;
-  stored?: Record<string, unknown>;
-  setOption(key: string, value: string): void;
-  set: <K extends keyof ServiceFormValues>(key: K, value: ServiceFormValues[K]) => void;
-  errors: FormErrors;
-}
-
-function OptionField({ spec, values, stored, setOption, set, errors }: OptionFieldProps) {
-  const value = values.options[spec.key] ?? '';
-  const error = errors.field(`options.${spec.key}`);
-  const common = { label: spec.label, value, error, hint: spec.hint, onChange: (e: { target: { value: string } }) => setOption(spec.key, e.target.value) };
-  switch (spec.kind) {
-    case 'select':
-      return (
-        <SelectField {...common}>
-          <option value="">Default</option>
-          {spec.choices?.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </SelectField>
-      );
-    case 'boolean':
-      return (
-        <SelectField {...common}>
-          <option value="">Default ({spec.defaultText})</option>
-          <option value="true">Yes</option>
-          <option value="false">No</option>
-        </SelectField>
-      );
-    case 'textarea':
-    case 'headers':
-      return <TextAreaField {...common} rows={3} />;
-    case 'number':
-      return <TextField {...common} type="number" inputMode="numeric" />;
-    case 'secret': {
-      const isStored = stored?.[spec.key] === SECRET_MASK;
-      const cleared = values.cleared_secrets.includes(spec.key);
-      return (
-        <div>
-          {spec.key === 'private_key' ? (
-            <TextAreaField {...common} rows={3} autoComplete="off" hint={isStored ? 'A key is stored: leave empty to keep it.' : spec.hint} />
-          ) : (
-            <TextField {...common} type="password" autoComplete="new-password" hint={isStored ? 'A password is stored: leave empty to keep it.' : spec.hint} />
-          )}
-          {isStored && (
-            <CheckboxField
-              label={`Remove the stored ${spec.label.toLowerCase()}`}
-              checked={cleared}
-              onChange={(e) => set('cleared_secrets', e.target.checked ? [...values.cleared_secrets, spec.key] : values.cleared_secrets.filter((k) => k !== spec.key))}
-            />
-          )}
-        </div>
-      );
-    }
-    default:
-      return <TextField {...common} />;
-  }
+/** Options most checks do without: folded until one is set or shows an error. */
+function FoldedOptions({ title, specs, ...props }: { title: string; specs: OptionSpec[] } & Omit<Parameters<typeof OptionFields>[0], 'specs'>) {
+  if (specs.length === 0) return null;
+  const set = specs.filter((s) => props.values.options[s.key]?.trim() || valueAt(props.stored, s.key) === SECRET_MASK);
+  return (
+    <Disclosure
+      title={title}
+      defaultOpen={set.length > 0}
+      forceOpen={specs.some((s) => props.errors.field(`options.${s.key}`))}
+      summary={set.length > 0 ? `Set: ${set.map((s) => s.label).join(', ')}` : 'Optional'}
+    >
+      <OptionFields specs={specs} {...props} />
+    </Disclosure>
+  );
 }

@@ -1,4 +1,6 @@
-// Answers of the service history endpoints, read only by the service pages.
+// Answers of the service history and test endpoints, read only by the service pages.
+import type { Status } from '../../api/types';
+
 export type Period = '24h' | '7d' | '30d' | '90d';
 
 export interface Uptime {
@@ -16,4 +18,15 @@ export interface AgentSummary {
   name: string;
   location: string;
   status: 'online' | 'offline';
+}
+
+/** The answer of POST /services/test: one run of the form's check by one agent. */
+export interface TestRunResult {
+  status: Status;
+  response_time_ms: number | null;
+  message: string | null;
+  details: Record<string, unknown>;
+  location: string;
+  agent_id: string | null;
+  checked_at: string;
 }
