@@ -144,6 +144,23 @@ describe('POST /services/test', function () {
     expect(r.body.status, r.body.message).to.equal('GREEN');
   });
 
+  it("runs an edited saved service with its stored secrets behind the masks, for its organization's members only", async () => {
+    const editor = await cp.api.newUser('try-edit');
+    // Saved where no agent runs, so that it never takes an assignment of the agent here.
+    const saved = await cp.api.post('/services', body({ endpoint: `${target.url}/auth`, locations: [newLocation('unserved')], options: { bearer_token: BEARER } }), editor.token);
+    expect(saved.status, saved.text).to.equal(201);
+    expect(saved.body.options.bearer_token).to.equal('********');
+    const edited = { service_id: saved.body.id, endpoint: `${target.url}/auth`, location: here, options: saved.body.options };
+    const withStored = await tryOut(edited, editor.token);
+    expect(withStored.status, withStored.text).to.equal(200);
+    expect(withStored.body.status, withStored.body.message).to.equal('GREEN');
+    // Without service_id the mask is just text, and the resource refuses it.
+    const withoutService = await tryOut({ ...edited, service_id: undefined }, editor.token);
+    expect(withoutService.body.status).to.equal('RED');
+    // Another organization's service is not found, and its secret not used.
+    expect((await tryOut(edited)).status).to.equal(404);
+  });
+
   it('stores nothing: no service, no result, no assignment', async () => {
     expect((await tryOut()).status).to.equal(200);
     const list = await cp.api.get('/services', user.token);

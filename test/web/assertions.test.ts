@@ -19,7 +19,10 @@ import { poll } from '../support/poll.js';
 
 /** A local HTTP target answering JSON, as an API under watch would. */
 async function startJsonTarget() {
-  const server = http.createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', version: 7 })));
+  // `authorized`: whether the request carried the bearer token the form test saves.
+  const server = http.createServer((req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', version: 7, authorized: req.headers.authorization === 'Bearer t0ken' })),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`,
@@ -156,6 +159,17 @@ describe('dashboard: assertions', function () {
     expect(await page.getByRole('group', { name: 'Assertion 2' }).getByLabel('JSONPath').inputValue()).to.equal('$.status');
     expect(await page.getByRole('button', { name: 'Authentication' }).getAttribute('aria-expanded'), 'a stored token opens its section').to.equal('true');
     expect(await page.getByLabel('Bearer token', { exact: true }).inputValue()).to.equal('');
+    // Tested while edited, the check runs with the stored token the form cannot show.
+    await page.getByRole('button', { name: 'Add assertion' }).click();
+    const authorized = page.getByRole('group', { name: 'Assertion 4' });
+    await authorized.getByLabel('Source').selectOption('json');
+    await authorized.getByLabel('JSONPath').fill('$.authorized');
+    await authorized.getByLabel('Comparison').selectOption('equals');
+    await authorized.getByLabel('Target').fill('true');
+    await page.getByRole('button', { name: 'Test' }).click();
+    await page.getByRole('region', { name: 'Test result' }).getByRole('table', { name: 'Assertions', exact: true }).waitFor({ timeout: 20_000 });
+    expect(await rowCells(page, 'Assertions', '$.authorized')).to.deep.equal(['JSON body', '$.authorized', 'equals', 'true', 'true', 'Passed']);
+    await page.getByRole('button', { name: 'Remove assertion 4' }).click();
     await page.getByLabel('Failed after (ms)').fill('200');
     await page.getByRole('button', { name: 'Save' }).click();
     expect(await fieldError(page, page, 'Failed after (ms)')).to.match(/greater than degraded_after_ms/);

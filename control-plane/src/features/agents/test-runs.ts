@@ -7,7 +7,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { Assignment } from '../../../../shared/src/assignment.js';
 import { reportedStatus, type ServiceStatus } from '../../../../shared/src/status.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { AppError } from '../../errors.js';
+import { AppError, validationFailed } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { SecretResolver } from '../org-secrets/secret-resolver.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
@@ -18,6 +18,12 @@ import { servesOrganization, type AgentLocator } from './agent-sessions.js';
 
 /** Beyond the check's own timeout, for the trip to the agent and back. */
 const ANSWER_SLACK_MS = 5_000;
+
+/** A saved service's organization and stored options (secrets sealed). */
+export interface SavedOptions {
+  organizationId: string;
+  options: Record<string, unknown>;
+}
 
 /** What an agent reported for a test run. */
 export interface TestRunReport {
@@ -71,15 +77,19 @@ export function createTestRunService({ access, agents, replicaId, local, remote,
    * Opening the body as it came would hand out the secret behind a sealed value pasted into it;
    * this way that value reaches the agent as the text it is.
    */
-  const optionsForTestRun = (organizationId: string, options: Record<string, unknown>): Promise<Record<string, unknown>> =>
-    secretReferences.resolveSecretReferences(organizationId, optionsForAgent(sealOptions(options, {}, secrets), secrets));
+  const optionsForTestRun = (organizationId: string, options: Record<string, unknown>, stored: Record<string, unknown>): Promise<Record<string, unknown>> =>
+    secretReferences.resolveSecretReferences(organizationId, optionsForAgent(sealOptions(options, stored, secrets), secrets));
 
   return {
-    async run(actor: Actor, input: TestServiceInput): Promise<TestRunAnswer> {
+    /** `saved`: the stored service the body edits (its access already checked), whose secrets fill the body's masks. */
+    async run(actor: Actor, input: TestServiceInput, saved?: SavedOptions): Promise<TestRunAnswer> {
       // As for creating the service: a member or above of the organization, the same validation.
-      const organizationId = await access.resolveWritable(actor, input.organization_id);
+      const organizationId = saved ? saved.organizationId : await access.resolveWritable(actor, input.organization_id);
+      if (saved && input.organization_id !== undefined && input.organization_id !== saved.organizationId) {
+        throw validationFailed('organization_id is not the organization of service_id', [{ path: 'organization_id', message: "not the service's organization" }]);
+      }
       validateCheck(input.check_type, input.endpoint);
-      const options = await optionsForTestRun(organizationId, validateOptions(input.check_type, input.options));
+      const options = await optionsForTestRun(organizationId, validateOptions(input.check_type, input.options), saved?.options ?? {});
       const location = input.location ?? input.locations[0]!;
 
       const candidates = (await agents.placed(location)).filter((agent) => servesOrganization(agent, organizationId));

@@ -56,7 +56,10 @@ export function servicesRoutes(services: ServicesService, testRuns: TestRunServi
   // Before the /:id routes, like the other fixed paths.
   router.post('/test', async (ctx) => {
     const input = parseInput(TestServiceInput, ctx.request.body);
-    const answer = await testRuns.run(actorOf(ctx), input);
+    const actor = actorOf(ctx);
+    // Editing a saved service: its stored secrets stand behind the masks the form sends back.
+    const saved = input.service_id === undefined ? undefined : await services.storedOptions(actor, input.service_id);
+    const answer = await testRuns.run(actor, input, saved);
     // No answer (none in time, or the agent went away) is a 504, not a fault of the request.
     if (!answer.answered) throw new AppError('NO_ANSWER', answer.reason);
     ctx.body = toTestRunJson(answer);
@@ -105,8 +108,8 @@ export const servicesOperations: ApiOperation[] = [
   {
     method: 'post', path: '/services/test', tag, summary: 'Run an unsaved service\'s check once',
     description:
-      'Takes a body as for create, and `location` (the first of `locations` by default); runs the check once on an online agent of that location that may serve the organization, and answers with its result within timeout_seconds + 5 s. Nothing is stored: no result, status change, alert or event. 409 when no agent there may run it; 504 when no agent answered in time.',
-    body: TestServiceInput, responses: { 200: TestRunJson }, errors: [409, 504],
+      'Takes a body as for create, and `location` (the first of `locations` by default); runs the check once on an online agent of that location that may serve the organization, and answers with its result within timeout_seconds + 5 s. Nothing is stored: no result, status change, alert or event. With `service_id` (a saved service the body edits), a secret option sent back as ******** runs with its stored value. 404 for a service_id the caller may not write; 409 when no agent there may run it; 504 when no agent answered in time.',
+    body: TestServiceInput, responses: { 200: TestRunJson }, errors: [404, 409, 504],
   },
   { method: 'get', path: '/services/:id', tag, summary: 'Read a service', params: id, responses: { 200: ServiceJson } },
   { method: 'put', path: '/services/:id', tag, summary: 'Change a service: only the fields sent change', params: id, body: UpdateServiceInput, responses: { 200: ServiceJson } },

@@ -258,6 +258,9 @@ export const CheckEnqueued = z.object({ status: z.literal('check enqueued') });
 
 /** POST /services/test: a body as for create, and where to run it from. */
 export const TestServiceInput = CreateServiceInput.extend({
+  service_id: uuid('service_id')
+    .optional()
+    .meta({ description: 'A saved service this body edits: a secret option sent back as ******** is then run with its stored value. Member or above of its organization.' }),
   location: z
     .string({ message: 'location must be a string' })
     .regex(LOCATION, 'a location is 1-63 letters, digits, dots, dashes or underscores')

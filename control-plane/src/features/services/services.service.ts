@@ -151,6 +151,12 @@ export function createServicesService({ services, dependencies, overview, access
       };
     },
 
+    /** A service's stored options (secrets sealed), for a member or above: what stands behind the masks a form sends back. */
+    async storedOptions(actor: Actor, serviceId: string): Promise<{ organizationId: string; options: Record<string, unknown> }> {
+      const service = await findWritable(actor, serviceId);
+      return { organizationId: service.organizationId, options: service.options };
+    },
+
     async get(actor: Actor, serviceId: string): Promise<ServiceView> {
       const { service, dependencies: deps } = await findVisible(actor, serviceId);
       return viewWith(service, deps);

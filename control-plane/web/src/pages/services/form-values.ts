@@ -147,15 +147,6 @@ function optionsBody(values: ServiceFormValues, stored: Record<string, unknown>)
   return options;
 }
 
-/** The stored secrets the body sends back as the mask (to keep them), by name: a test run cannot use those. */
-export function keptSecretsOf(values: ServiceFormValues, stored: Record<string, unknown> = {}): string[] {
-  const kept = optionsOf(values.check_type)
-    .filter((s) => s.kind === 'secret' && !values.options[s.key] && !values.cleared_secrets.includes(s.key) && valueAt(stored, s.key) === SECRET_MASK)
-    .map((s) => s.label.toLowerCase());
-  // The API masks a proxy's password inside its URL.
-  return values.options.proxy?.includes(`:${SECRET_MASK}@`) ? [...kept, 'proxy password'] : kept;
-}
-
 /** The object a dotted key is in (`oauth2` of `oauth2.client_id`); undefined for a top-level key. */
 const objectOf = (key: string) => (key.includes('.') ? key.slice(0, key.indexOf('.')) : undefined);
 

@@ -15,7 +15,7 @@ import { ASSERTION_SOURCES } from './assertion-catalogue';
 import { AssertionRows } from './assertion-rows';
 import { assertionPaths, newStep, stepPaths } from './assertion-values';
 import { CHECK_TYPES, endpointHintOf, familyOf, optionsOf, type OptionSection, type OptionSpec } from './check-catalogue';
-import { bodyOf, keptSecretsOf, SECRET_MASK, valueAt, type ServiceFormValues } from './form-values';
+import { bodyOf, SECRET_MASK, valueAt, type ServiceFormValues } from './form-values';
 import { OptionFields } from './option-field';
 import { useSaveService, useTestService } from './service-api';
 import { StepsEditor } from './steps-editor';
@@ -64,7 +64,8 @@ export function ServiceForm({ initial, service, onSaved, onCancel }: ServiceForm
   };
   const runTest = (location: string | undefined) => {
     save.reset();
-    test.mutate(() => ({ ...body(), ...(location ? { location } : {}) }));
+    // An edited service is tested with its stored secrets behind the masks the form keeps.
+    test.mutate(() => ({ ...body(), ...(service ? { service_id: service.id } : {}), ...(location ? { location } : {}) }));
   };
 
   return (
@@ -150,7 +151,6 @@ export function ServiceForm({ initial, service, onSaved, onCancel }: ServiceForm
           locations={[...new Set([...values.locations, ...list(values.other_locations)])]}
           busy={test.isPending}
           onTest={runTest}
-          keptSecrets={keptSecretsOf(values, service?.options)}
         />
         <FormActions onCancel={onCancel} busy={save.isPending} submitLabel={save.isPending ? 'Saving…' : 'Save'} />
       </div>

@@ -16,11 +16,9 @@ interface TestControlsProps {
   locations: string[];
   busy: boolean;
   onTest(location: string | undefined): void;
-  /** Stored secrets the form keeps without knowing them: a test, which saves nothing, cannot use them. */
-  keptSecrets: string[];
 }
 
-export function TestControls({ locations, busy, onTest, keptSecrets }: TestControlsProps) {
+export function TestControls({ locations, busy, onTest }: TestControlsProps) {
   const [chosen, setChosen] = useState('');
   const location = locations.includes(chosen) ? chosen : locations[0];
   return (
@@ -38,7 +36,6 @@ export function TestControls({ locations, busy, onTest, keptSecrets }: TestContr
       <button type="button" disabled={busy} onClick={() => onTest(location)}>
         {busy ? 'Testing…' : 'Test'}
       </button>
-      {keptSecrets.length > 0 && <p className="hint">A test runs with what the form holds: type the {keptSecrets.join(' and ')} again to test with {keptSecrets.length > 1 ? 'them' : 'it'}.</p>}
     </div>
   );
 }
