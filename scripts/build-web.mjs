@@ -12,8 +12,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const webRoot = join(root, 'control-plane', 'web');
 const outDir = join(root, 'dist', 'web');
 const stampFile = join(outDir, '.source-hash');
-// The dashboard imports the API's check catalogue from shared/src.
-const sources = [webRoot, join(root, 'shared', 'src', 'check-types.ts'), join(root, 'package-lock.json')];
+// The dashboard imports the API's check and assertion catalogues from shared/src.
+const sources = [webRoot, join(root, 'shared', 'src', 'check-types.ts'), join(root, 'shared', 'src', 'assertion-catalogue.ts'), join(root, 'package-lock.json')];
 
 async function compressAssets() {
   for (const file of await filesUnder(outDir)) {

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { CHECK_TYPES, endpointFormat, type CheckType } from '../../../shared/src/check-types.js';
 import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../shared/src/endpoints.js';
-import { MASK, proxyPassword } from './secret-options.js';
+import { proxyPassword } from '../../../shared/src/proxy-password.js';
+import { MASK } from './secret-options.js';
 
 /** `${NAME}`: replaced by the environment variable when the file is applied. */
 export const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;

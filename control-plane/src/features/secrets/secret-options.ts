@@ -6,6 +6,7 @@ import { SECRET_OPTION_KEYS } from '../../../../shared/src/check-options.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { validationFailed, type ErrorDetail } from '../../errors.js';
 import { findReferences, isExactReference } from '../org-secrets/secret-references.js';
+import { proxyPassword } from '../../../../shared/src/proxy-password.js';
 
 type Options = Record<string, unknown>;
 
@@ -30,18 +31,6 @@ function withPath(options: Options, [key, ...rest]: string[], value: unknown): O
   else if (value === undefined) delete copy[key!];
   else copy[key!] = value;
   return copy;
-}
-
-/** `http://user:pass@host:port`: the password, and the URL with another one in its place. */
-function proxyPassword(url: string): { password: string; with(password: string): string } | null {
-  const match = /^(https?:\/\/)([^/?#]*)(.*)$/i.exec(url);
-  if (!match) return null;
-  const [, scheme, authority, rest] = match as unknown as [string, string, string, string];
-  // The last @ ends the user information (WHATWG URL); its first colon starts the password.
-  const at = authority.lastIndexOf('@');
-  const colon = authority.indexOf(':');
-  if (at < 0 || colon < 0 || colon > at || colon === at - 1) return null;
-  return { password: authority.slice(colon + 1, at), with: (password) => `${scheme}${authority.slice(0, colon + 1)}${password}${authority.slice(at)}${rest}` };
 }
 
 /** A secret is either a value or one reference: text around a reference could be secret itself, yet could not be sealed apart. */

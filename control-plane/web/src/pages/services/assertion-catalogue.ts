@@ -1,39 +1,11 @@
-// The assertion sources and comparisons the API accepts (shared/src/assertions.ts), mirrored
-// here because that module brings a JSONPath parser and a regex engine the dashboard does not
-// need; test/web/assertions.test.ts keeps the two equal. Labels are the form's own.
-import type { CheckFamily } from '../../../../../shared/src/check-types.js';
-import type { Comparison } from '../../../../../shared/src/assertions.js';
+// The form's words for the assertion sources and comparisons the API accepts, which come from
+// shared/src/assertion-catalogue.ts (no JSONPath parser or regex engine there: those stay out
+// of the dashboard's bundle).
+import { ASSERTION_SOURCES, COMPARISONS, NUMERIC_COMPARISONS, STEP_SOURCES, WITHOUT_TARGET, type Comparison, type SourceInfo } from '../../../../../shared/src/assertion-catalogue.js';
 
-export type { Comparison };
+export { ASSERTION_SOURCES, COMPARISONS, STEP_SOURCES, type Comparison };
 
-/** What a source's `property` is, when it takes one. */
-type PropertyKind = 'header' | 'jsonpath';
-type Sources = Record<string, { property?: PropertyKind }>;
-
-const RESPONSE_TIME = { response_time_ms: {} };
-const HTTP: Sources = { ...RESPONSE_TIME, status: {}, header: { property: 'header' }, body: {}, json: { property: 'jsonpath' }, tls_days_remaining: {} };
-
-export const ASSERTION_SOURCES: Record<CheckFamily, Sources> = {
-  HTTP,
-  TCP: { ...RESPONSE_TIME, body: {} },
-  ICMP: RESPONSE_TIME,
-  DNS: { ...RESPONSE_TIME, answers: {}, rcode: {} },
-  WEBSOCKET: { ...RESPONSE_TIME, status: {}, header: { property: 'header' } },
-  SMTP: { ...RESPONSE_TIME, banner: {} },
-  IMAP: { ...RESPONSE_TIME, banner: {} },
-  FTP: { ...RESPONSE_TIME, banner: {} },
-  SSH: { ...RESPONSE_TIME, banner: {} },
-  REDIS: RESPONSE_TIME,
-  MYSQL: { ...RESPONSE_TIME, result: {} },
-  POSTGRES: { ...RESPONSE_TIME, result: {} },
-  MONGODB: { ...RESPONSE_TIME, result: { property: 'jsonpath' } },
-  GRPC: { ...RESPONSE_TIME, status: {} },
-  TLS_CERTIFICATE: { ...RESPONSE_TIME, tls_days_remaining: {} },
-  MULTISTEP: RESPONSE_TIME,
-};
-
-/** A MULTISTEP step's sources: an HTTP check's. */
-export const STEP_SOURCES = HTTP;
+type Sources = Readonly<Record<string, SourceInfo>>;
 
 const COMPARISON_LABELS: Record<Comparison, string> = {
   equals: 'equals',
@@ -51,10 +23,6 @@ const COMPARISON_LABELS: Record<Comparison, string> = {
   not_empty: 'is not empty',
 };
 
-export const COMPARISONS = Object.keys(COMPARISON_LABELS) as Comparison[];
-
-const WITHOUT_TARGET: ReadonlySet<string> = new Set(['exists', 'not_exists', 'empty', 'not_empty']);
-const NUMERIC: ReadonlySet<string> = new Set(['less_than', 'less_or_equal', 'greater_than', 'greater_or_equal']);
 /** Sources whose value is always a number: their targets are sent as numbers. */
 const NUMERIC_SOURCES: ReadonlySet<string> = new Set(['response_time_ms', 'status', 'tls_days_remaining']);
 
@@ -73,8 +41,8 @@ const SOURCE_LABELS: Record<string, string> = {
 
 export const sourceLabel = (source: string) => SOURCE_LABELS[source] ?? source;
 export const comparisonLabel = (comparison: string) => COMPARISON_LABELS[comparison as Comparison] ?? comparison;
-export const takesTarget = (comparison: string) => !WITHOUT_TARGET.has(comparison);
-export const isNumericComparison = (comparison: string) => NUMERIC.has(comparison);
+export const takesTarget = (comparison: string) => !WITHOUT_TARGET.has(comparison as Comparison);
+export const isNumericComparison = (comparison: string) => NUMERIC_COMPARISONS.has(comparison as Comparison);
 export const isNumericSource = (source: string) => NUMERIC_SOURCES.has(source);
 
 /** What the property input is called for a source, or undefined when it takes none. */
