@@ -2,9 +2,9 @@
 // agent: bodies and query results stay in the network; only each assertion's verdict and a
 // cut `actual` value travel. Compiled once per assignment (patterns, JSONPaths).
 import { query as jsonPathQuery, type JsonValue } from 'jsonpath-rfc9535';
-import type { RE2JS } from 're2js';
-import { asNumber, compilePattern, MAX_ACTUAL_LENGTH, type Assertion, type AssertionOutcome } from '../../../shared/src/assertions.js';
-import type { DetailValue, Observed } from './prober.js';
+import { RE2JS } from 're2js';
+import { asNumber, MAX_ACTUAL_LENGTH, type Assertion, type AssertionOutcome } from '../../../shared/src/assertion-catalogue.js';
+import type { Observed } from './prober.js';
 
 /** What the assertions are evaluated on: one answer and the time it took. */
 export interface Subject {
@@ -61,19 +61,6 @@ export function compileAssertions(assertions: readonly Assertion[]): AssertionCh
     }
     return { outcomes, failure };
   };
-}
-
-/** The assertion's outcome in details: JSON-safe, the fields the assertion had. */
-export function outcomesAsDetails(outcomes: AssertionOutcome[]): DetailValue {
-  return outcomes.map((o) => {
-    const d: Record<string, DetailValue> = { source: o.source };
-    if (o.property !== undefined) d.property = o.property;
-    d.comparison = o.comparison;
-    if (o.target !== undefined) d.target = o.target;
-    d.actual = o.actual;
-    d.passed = o.passed;
-    return d;
-  });
 }
 
 const VACUOUS: ReadonlySet<string> = new Set(['empty', 'not_equals', 'not_contains']);
@@ -157,7 +144,7 @@ function comparisonOf(a: Assertion): (value: unknown) => boolean {
     case 'not_contains':
       return (v) => !contains(v, String(target));
     case 'matches': {
-      const pattern: RE2JS = compilePattern(String(target));
+      const pattern = RE2JS.compile(String(target));
       return (v) => pattern.matcher(asText(v)).find();
     }
     case 'less_than':

@@ -5,15 +5,15 @@
 // assignment reached this agent. A step is one exchange: redirects are not followed, so that a
 // step can assert on a 302 and extract its Location.
 import { query as jsonPathQuery, type JsonValue } from 'jsonpath-rfc9535';
-import type { RE2JS } from 're2js';
-import { compilePattern } from '../../../shared/src/assertions.js';
+import { RE2JS } from 're2js';
 import type { CheckOptions } from '../../../shared/src/check-options.js';
-import { compileAssertions, outcomesAsDetails, type AssertionCheck } from './assertions.js';
+import { compileAssertions, type AssertionCheck } from './assertions.js';
 import { createHttpClient, type HttpClient } from './http-client.js';
 import type { HttpExchange } from './http-request.js';
 import { statusExpected } from './http.js';
 import { describeNetworkError } from './network-errors.js';
 import { createTokenCache, type TokenCache } from './oauth2-token-cache.js';
+import { outcomesAsDetails } from './verdict.js';
 import type { ProbeSignal } from './probe-signal.js';
 import type { DetailValue, Observed, Prober, ProbeResult, ProbeTarget } from './prober.js';
 
@@ -62,7 +62,7 @@ function prepareStep(s: StepOptions): PreparedStep {
     body: s.body,
     check: s.assertions?.length ? compileAssertions(s.assertions) : undefined,
     judgesStatus: s.assertions?.some((a) => a.source === 'status') ?? false,
-    extract: (s.extract ?? []).map((spec) => ({ spec, pattern: spec.source === 'body' ? compilePattern(spec.property!) : undefined })),
+    extract: (s.extract ?? []).map((spec) => ({ spec, pattern: spec.source === 'body' ? RE2JS.compile(spec.property!) : undefined })),
   };
 }
 

@@ -1,9 +1,14 @@
 // What a check's own options add to a prober's result: its assertions, its fail_after_ms
 // threshold, and the response kept for the person paged (save_failed_response). A check that
 // sets none of them runs its probe as it is (P1 measures that path).
-import type { Assertion } from '../../../shared/src/assertions.js';
-import { compileAssertions, outcomesAsDetails, type AssertionCheck } from './assertions.js';
+import type { Assertion, AssertionOutcome } from '../../../shared/src/assertion-catalogue.js';
+import type { AssertionCheck } from './assertions.js';
 import type { DetailValue, Observed, Probe, ProbeResult } from './prober.js';
+
+// The evaluator (a JSONPath engine, RE2) is loaded with the first check that has assertions: an
+// agent whose checks have none never holds it.
+let evaluator: Promise<typeof import('./assertions.js')> | undefined;
+const loadEvaluator = () => (evaluator ??= import('./assertions.js'));
 
 /** details.response keeps at most this much of a failed answer's body, and this many headers. */
 const SAVED_BODY_BYTES = 4096;
@@ -17,15 +22,17 @@ interface VerdictOptions {
 
 /** The probe, judged by the options that ask for it; the probe itself when none do. */
 export function withVerdict(probe: Probe, options: VerdictOptions): Probe {
-  const check = options.assertions?.length ? compileAssertions(options.assertions) : undefined;
+  const assertions = options.assertions?.length ? options.assertions : undefined;
   const failAfterMs = options.fail_after_ms;
   const save = options.save_failed_response === true;
-  if (!check && failAfterMs === undefined && !save) return probe;
-  return (signal) => probe(signal).then((result) => judge(result, check, failAfterMs, save));
+  if (!assertions && failAfterMs === undefined && !save) return probe;
+  let check: AssertionCheck | undefined;
+  const compiled = async () => (check ??= (await loadEvaluator()).compileAssertions(assertions!));
+  return (signal) => probe(signal).then(async (result) => judge(result, assertions && (check ?? (await compiled())), failAfterMs, save));
 }
 
-/** Applies a check's assertions and thresholds to a result (also for each MULTISTEP step's own assertions). */
-export function judge(result: ProbeResult, check: AssertionCheck | undefined, failAfterMs: number | undefined, save: boolean): ProbeResult {
+/** Applies a check's assertions and thresholds to a result. */
+function judge(result: ProbeResult, check: AssertionCheck | undefined, failAfterMs: number | undefined, save: boolean): ProbeResult {
   const { observed } = result;
   let { ok, message } = result;
   const details = { ...result.details };
@@ -48,6 +55,19 @@ export function judge(result: ProbeResult, check: AssertionCheck | undefined, fa
     if (saved) details.response = saved;
   }
   return { ...result, ok, message, details };
+}
+
+/** The assertion's outcome in details: JSON-safe, the fields the assertion had. */
+export function outcomesAsDetails(outcomes: AssertionOutcome[]): DetailValue {
+  return outcomes.map((o) => {
+    const d: Record<string, DetailValue> = { source: o.source };
+    if (o.property !== undefined) d.property = o.property;
+    d.comparison = o.comparison;
+    if (o.target !== undefined) d.target = o.target;
+    d.actual = o.actual;
+    d.passed = o.passed;
+    return d;
+  });
 }
 
 /** What the server said, as far as a failure report needs it. */

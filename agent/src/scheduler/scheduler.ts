@@ -56,7 +56,9 @@ interface Entry {
   begin: () => void;
   report: (result: ProbeResult) => void;
   /** The current run: its settings, and when it was planned and began (epoch ms; planned is undefined for ad-hoc runs). */
-  run: { assignment: Assignment; adHoc: boolean; plannedAt: number | undefined; checkedAt: number };
+  run: { assignment: Assignment; degradedAfterMs: number | undefined; adHoc: boolean; plannedAt: number | undefined; checkedAt: number };
+  /** The assignment's degraded_after_ms, read once: options are a decoded Struct, slow to search on every result. */
+  degradedAfterMs: number | undefined;
   /** When the next scheduled run should start. */
   plannedAt?: number;
   running: boolean;
@@ -111,7 +113,8 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       fire: () => fire(entry),
       begin: () => begin(entry),
       report: (result) => report(entry, result),
-      run: { assignment, adHoc: false, plannedAt: undefined, checkedAt: 0 },
+      run: { assignment, degradedAfterMs: undefined, adHoc: false, plannedAt: undefined, checkedAt: 0 },
+      degradedAfterMs: degradedLineOf(assignment),
       running: false,
       removed: false,
       dropped: false,
@@ -157,6 +160,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     // A service has one run at a time, so the run's state lives on its entry.
     const { run } = entry;
     run.assignment = entry.assignment;
+    run.degradedAfterMs = entry.degradedAfterMs;
     run.adHoc = adHoc;
     run.plannedAt = adHoc ? undefined : (entry.plannedAt ?? now);
     if (!adHoc) scheduleNext(entry, now);
@@ -183,8 +187,8 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   }
 
   function report(entry: Entry, result: ProbeResult): void {
-    const { assignment, adHoc, plannedAt, checkedAt } = entry.run;
-    const status = statusOf(result.ok, result.responseTimeMs, result.degraded, assignment.options.degraded_after_ms as number | undefined);
+    const { assignment, adHoc, plannedAt, checkedAt, degradedAfterMs } = entry.run;
+    const status = statusOf(result.ok, result.responseTimeMs, result.degraded, degradedAfterMs);
     // A run of settings replaced meanwhile says nothing about the new ones' status.
     const current = entry.assignment === assignment;
     const statusChanged = current && status !== entry.lastStatus;
@@ -234,6 +238,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     // A changed check runs at once with its new settings, after the old run if one is going.
     clearTimeout(held.timer);
     held.assignment = assignment;
+    held.degradedAfterMs = degradedLineOf(assignment);
     held.offsetMs = slotOffset(assignment);
     held.check = prepareCheck(assignment);
     held.lastStatus = undefined;
@@ -291,6 +296,11 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       clearTimeout(timer);
     },
   };
+}
+
+function degradedLineOf(a: Assignment): number | undefined {
+  const value: unknown = a.options.degraded_after_ms;
+  return typeof value === 'number' ? value : undefined;
 }
 
 function probeTarget(a: Assignment): ProbeTarget | null {
