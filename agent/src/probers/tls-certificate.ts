@@ -52,6 +52,7 @@ export function tlsCertificateProber(): Prober<'TLS_CERTIFICATE'> {
           finish({
             ...verdict,
             details: { ...timings, ...facts, warn_days: warnDays, authorized: socket.authorized, authorization_error: authorizationError, hostname_matches: !nameError },
+            observed: { tls_days_remaining: facts.days_remaining },
           });
         });
       });

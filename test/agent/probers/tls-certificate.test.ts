@@ -39,6 +39,16 @@ describe('tls certificate prober', () => {
     expect(peer.servernames()).to.deep.equal(['localhost']);
   });
 
+  it('offers the days left to a tls_days_remaining assertion', async () => {
+    const peer = await serve(valid(40));
+    const assertions = (days: number) => [{ source: 'tls_days_remaining', comparison: 'greater_than', target: days }];
+    const r = await runProbe('TLS_CERTIFICATE', `localhost:${peer.port}`, { ca_certificate: ca.cert, assertions: assertions(30) });
+    expect(r.ok, r.message).to.equal(true);
+    expect(r.details.assertions).to.deep.equal([{ source: 'tls_days_remaining', comparison: 'greater_than', target: 30, actual: '39', passed: true }]);
+    const short = await runProbe('TLS_CERTIFICATE', `localhost:${peer.port}`, { ca_certificate: ca.cert, assertions: assertions(60) });
+    expect(short.message).to.equal('tls_days_remaining greater_than 60: got 39');
+  });
+
   it('sends no SNI to an IP address and checks the IP against the certificate', async () => {
     const peer = await serve(valid(100));
     const r = await runProbe('TLS_CERTIFICATE', peer.endpoint, { ca_certificate: ca.cert });
