@@ -19,14 +19,7 @@ export async function startConnectProxy(refuseWith?: number): Promise<ConnectPro
     client.on('error', () => undefined);
     if (refuseWith) return client.end(`HTTP/1.1 ${refuseWith} ${http.STATUS_CODES[refuseWith]}\r\n\r\n`);
     requests.push({ target: req.url ?? '', authorization: req.headers['proxy-authorization'] });
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client).pipe(upstream);
-    });
-    sockets.add(upstream);
-    upstream.on('error', () => client.destroy());
+    sockets.add(tunnel(req.url ?? '', client, head));
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   return {
@@ -89,14 +82,8 @@ export async function startHttpProxy(credentials?: string): Promise<HttpProxy> {
       return client.end(`HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: ${challenge['proxy-authenticate']}\r\n\r\n`);
     }
     tunnels.push(req.url ?? '');
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client).pipe(upstream);
-    });
+    const upstream = tunnel(req.url ?? '', client, head);
     sockets.add(upstream);
-    upstream.on('error', () => client.destroy());
     client.once('close', () => upstream.destroy());
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
@@ -112,4 +99,16 @@ export async function startHttpProxy(credentials?: string): Promise<HttpProxy> {
       await new Promise((r) => proxy.close(r));
     },
   };
+}
+
+/** Joins a CONNECT's client to its target (HOST:PORT) once the target accepts; the upstream socket, for closing. */
+function tunnel(target: string, client: net.Socket, head: Buffer): net.Socket {
+  const [host, port] = target.split(':');
+  const upstream = net.connect(Number(port), host, () => {
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    upstream.write(head);
+    upstream.pipe(client).pipe(upstream);
+  });
+  upstream.on('error', () => client.destroy());
+  return upstream;
 }
