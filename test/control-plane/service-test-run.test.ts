@@ -221,6 +221,9 @@ describe('POST /services/test', function () {
       [{ options: { no_such_option: 1 } }, 'options'],
       [{ location: 'not a location!' }, 'location'],
       [{ name: undefined }, 'name'],
+      // As saving refuses them: a secret that does not exist, and text around a reference in a secret option.
+      [{ options: { headers: { 'x-key': '{{secrets.NOWHERE}}' } } }, 'options.headers.x-key'],
+      [{ options: { bearer_token: 'v1.{{secrets.NOWHERE}}' } }, 'options.bearer_token'],
     ];
     for (const [fields, field] of cases) {
       const r = await tryOut(fields);

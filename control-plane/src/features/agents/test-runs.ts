@@ -12,7 +12,7 @@ import type { Actor } from '../auth/actor.js';
 import type { SecretResolver } from '../org-secrets/secret-resolver.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { TestServiceInput } from '../services/services.schema.js';
-import { optionsForAgent, sealOptions } from '../secrets/secret-options.js';
+import { assertSealableSecrets, optionsForAgent, sealOptions } from '../secrets/secret-options.js';
 import { validateCheck, validateOptions } from '../services/services.service.js';
 import { servesOrganization, type AgentLocator } from './agent-sessions.js';
 
@@ -77,8 +77,11 @@ export function createTestRunService({ access, agents, replicaId, local, remote,
    * Opening the body as it came would hand out the secret behind a sealed value pasted into it;
    * this way that value reaches the agent as the text it is.
    */
-  const optionsForTestRun = (organizationId: string, options: Record<string, unknown>, stored: Record<string, unknown>): Promise<Record<string, unknown>> =>
-    secretReferences.resolveSecretReferences(organizationId, optionsForAgent(sealOptions(options, stored, secrets), secrets));
+  const optionsForTestRun = (organizationId: string, options: Record<string, unknown>, stored: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    // What saving would refuse, a test refuses too: the form's Test and Save agree.
+    assertSealableSecrets(options);
+    return secretReferences.resolveSecretReferences(organizationId, optionsForAgent(sealOptions(options, stored, secrets), secrets));
+  };
 
   return {
     /** `saved`: the stored service the body edits (its access already checked), whose secrets fill the body's masks. */
