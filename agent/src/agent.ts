@@ -5,14 +5,15 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Assignment as WireAssignment, ControlMessage } from '../../shared/src/gen/agent.js';
+import type { ControlMessage } from '../../shared/src/gen/agent.js';
 import { createConnection } from './control/connection.js';
 import type { StreamTls } from './control/grpc-stream.js';
 import { createTestRunner } from './control/test-runs.js';
 import type { ProxySettings } from './control/proxy-tunnel.js';
 import type { ProberRegistry } from './probers/registry.js';
 import { createPublisher } from './publisher/publisher.js';
-import { createScheduler, type Assignment, type CompletedRun } from './scheduler/scheduler.js';
+import { assignmentFromWire } from './scheduler/assignments.js';
+import { createScheduler, type CompletedRun } from './scheduler/scheduler.js';
 import { DiskSpool, type SpooledResult, type SpoolStats } from './spool/disk-spool.js';
 import { resultsMessage } from './spool/encoded-results.js';
 
@@ -147,10 +148,10 @@ export function createAgent(options: AgentOptions): Agent {
     const p = message.payload;
     switch (p?.$case) {
       case 'snapshot':
-        scheduler.replaceAll(p.value.assignments.map(fromWire));
+        scheduler.replaceAll(p.value.assignments.map(assignmentFromWire));
         break;
       case 'upsert':
-        if (p.value.assignment) scheduler.upsert(fromWire(p.value.assignment));
+        if (p.value.assignment) scheduler.upsert(assignmentFromWire(p.value.assignment));
         break;
       case 'removal':
         scheduler.remove(p.value.serviceId, p.value.version);
@@ -191,18 +192,6 @@ export function createAgent(options: AgentOptions): Agent {
       return stopping;
     },
     status: () => ({ agentId, connected: connection.isConnected(), assignments: scheduler.size(), skippedRuns: scheduler.skippedRuns(), spool: spool.stats(), ...(fatal ? { fatal } : {}) }),
-  };
-}
-
-function fromWire(a: WireAssignment): Assignment {
-  return {
-    serviceId: a.serviceId,
-    version: a.version,
-    checkType: a.checkType,
-    endpoint: a.endpoint,
-    intervalSeconds: Math.max(1, a.intervalSeconds),
-    timeoutSeconds: Math.max(1, a.timeoutSeconds),
-    options: a.options ?? {},
   };
 }
 

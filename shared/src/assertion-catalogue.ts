@@ -98,3 +98,8 @@ export function asNumber(value: unknown): number | undefined {
   }
   return undefined;
 }
+
+/** Whether some assertion reads `source`: a prober then leaves to it what it would judge itself (a status, a DNS code, a banner). */
+export function assertsOn(assertions: readonly Pick<Assertion, 'source'>[] | undefined, source: string): boolean {
+  return assertions?.some((a) => a.source === source) ?? false;
+}

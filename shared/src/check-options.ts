@@ -6,6 +6,7 @@ import { ASSERTION_SOURCES, assertionList, compilePattern, jsonPathProblem, STEP
 import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
 import { parseHostPort, withoutBrackets } from './endpoints.js';
 import { isEscapedText } from './escapes.js';
+import { PLACEHOLDER } from './placeholders.js';
 import { httpHeaders } from './http-headers.js';
 import './zod-english.js';
 
@@ -173,7 +174,6 @@ function jsonDocument() {
 }
 
 type Step = z.infer<typeof step>;
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g;
 
 /** Every `{{name}}` a step uses was extracted by an earlier step; `{{secrets.NAME}}` is the control plane's to check. */
 function checkStepVariables(steps: Step[], ctx: z.core.$RefinementCtx<Step[]>): void {

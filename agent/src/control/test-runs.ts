@@ -5,11 +5,10 @@
 // on the stream's path.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { normaliseCheckType } from '../../../shared/src/check-types.js';
-import type { AgentMessage, Assignment, TestRun } from '../../../shared/src/gen/agent.js';
-import { statusOf } from '../../../shared/src/status.js';
+import type { AgentMessage, TestRun } from '../../../shared/src/gen/agent.js';
 import type { ProbeResult, ProbeTarget } from '../probers/prober.js';
 import type { ProberRegistry } from '../probers/registry.js';
+import { assignmentFromWire, probeTarget, runStatus } from '../scheduler/assignments.js';
 
 /**
  * Test runs at once at most. They do not take places of the scheduler's concurrency limit (its
@@ -44,15 +43,13 @@ export function createTestRunner({ registry, send, logger, maxRunning = MAX_TEST
     }
   }
 
-  return ({ requestId, assignment }) => {
+  return ({ requestId, assignment: wire }) => {
     // Without an id there is no one to answer.
     if (!requestId) return;
-    const target = probeTarget(assignment);
+    const assignment = wire && assignmentFromWire(wire);
+    const target = assignment ? (probeTarget(assignment) ?? `check type ${assignment.checkType} is not supported by this agent version`) : 'the test run came without a check';
     const checkedAtMs = Date.now();
     void probe(target).then((result) => {
-      const degradedAfterMs = typeof target === 'string' ? undefined : target.options.degraded_after_ms;
-      // As the scheduler judges a scheduled run: the speed by the check's own degraded_after_ms.
-      const status = statusOf(result.ok, result.responseTimeMs, result.degraded, typeof degradedAfterMs === 'number' ? degradedAfterMs : undefined);
       const sent = send({
         payload: {
           $case: 'testResult',
@@ -63,7 +60,8 @@ export function createTestRunner({ registry, send, logger, maxRunning = MAX_TEST
               serviceId: assignment?.serviceId ?? '',
               assignmentVersion: assignment?.version ?? 0,
               ok: result.ok,
-              degraded: status === 'YELLOW',
+              // As a scheduled run is judged: the speed by the check's own degraded_after_ms.
+              degraded: assignment !== undefined && runStatus(assignment, result) === 'YELLOW',
               speedJudged: true,
               responseTimeMs: result.responseTimeMs,
               message: result.message,
@@ -77,14 +75,6 @@ export function createTestRunner({ registry, send, logger, maxRunning = MAX_TEST
       if (!sent) logger.info({ requestId }, 'a test run finished while disconnected; its result is dropped');
     }).catch((err) => logger.error({ err, requestId }, 'sending a test result failed'));
   };
-}
-
-/** What to probe, or why this agent cannot. */
-function probeTarget(a: Assignment | undefined): ProbeTarget | string {
-  if (!a) return 'the test run came without a check';
-  const checkType = normaliseCheckType(a.checkType);
-  if (!checkType) return `check type ${a.checkType} is not supported by this agent version`;
-  return { checkType, endpoint: a.endpoint, timeoutMs: Math.max(1, a.timeoutSeconds) * 1000, options: a.options ?? {} };
 }
 
 function failed(message: string): ProbeResult {

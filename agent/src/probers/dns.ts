@@ -4,6 +4,7 @@
 // SERVFAIL included) is observed as its answers and response code, for options.assertions.
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { assertsOn } from '../../../shared/src/assertion-catalogue.js';
 import type { CheckOptions } from '../../../shared/src/check-options.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import type { Prober, ProbeResult } from './prober.js';
@@ -64,9 +65,8 @@ export function dnsProber(): Prober<'DNS'> {
  * empty answer (NOERROR without records, or NXDOMAIN), which they may expect (`not_exists`).
  */
 function judgedByAssertions(o: CheckOptions<'DNS'>): ReadonlySet<string> {
-  const sources = new Set(o.assertions?.map((a) => a.source));
-  if (sources.has('rcode')) return new Set(Object.values(RCODES));
-  if (sources.has('answers')) return new Set(['NOERROR', 'NXDOMAIN']);
+  if (assertsOn(o.assertions, 'rcode')) return new Set(Object.values(RCODES));
+  if (assertsOn(o.assertions, 'answers')) return new Set(['NOERROR', 'NXDOMAIN']);
   return new Set();
 }
 

@@ -4,6 +4,7 @@
 // `status` source; with an assertion on it, the assertion alone judges it. Owning the connection
 // (rather than a grpc-js channel) lets the probe close it on every path, timeouts included.
 import http2 from 'node:http2';
+import { assertsOn } from '../../../shared/src/assertion-catalogue.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { frameMessage, GrpcCode, grpcCodeName, statusInHeaders } from '../grpc/wire.js';
 import { decodeHealthCheckResponse, encodeHealthCheckRequest, SERVICE_UNKNOWN, SERVING, SERVING_STATUS } from './grpc-health.js';
@@ -15,7 +16,7 @@ export function grpcProber(): Prober<'GRPC'> {
     family: 'GRPC',
     prepare: (target) => (signal) => {
       const o = target.options;
-      const statusAsserted = o.assertions?.some((a) => a.source === 'status') ?? false;
+      const statusAsserted = assertsOn(o.assertions, 'status');
       const address = parseHostPort(target.endpoint);
       if (!address) return Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });
       const started = performance.now();

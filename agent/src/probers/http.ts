@@ -1,6 +1,7 @@
 // HTTP and HTTPS: a request over a new connection; passes on an expected status (default
 // 200-399, unless a status assertion judges it), the keyword when one is set (in the decoded
 // body), and a valid certificate unless told otherwise. The exchanges are http-client.ts's.
+import { assertsOn } from '../../../shared/src/assertion-catalogue.js';
 import { createHttpClient, type ClientRequest, type HttpClient } from './http-client.js';
 import type { HttpExchange } from './http-request.js';
 import { describeNetworkError } from './network-errors.js';
@@ -41,7 +42,7 @@ export function httpProber(tokens: TokenCache = createTokenCache()): Prober<'HTT
         first: { url, method: o.method ?? 'GET', headers: o.headers ?? {}, body: o.body },
         client: createHttpClient(o, settings),
         anonymous: () => (anonymous ??= createHttpClient({ ...o, bearer_token: undefined, oauth2: undefined }, settings)),
-        statusRule: o.expected_status !== undefined || !o.assertions?.some((a) => a.source === 'status'),
+        statusRule: o.expected_status !== undefined || !assertsOn(o.assertions, 'status'),
       };
       return (signal) => probe(target, prepared, signal);
     },
@@ -102,7 +103,7 @@ async function probe(target: ProbeTarget<'HTTP'>, prepared: PreparedTarget, sign
 const elapsedSince = (started: number) => Math.round(performance.now() - started);
 
 /** What the assertions (and save_failed_response) read: the response as it arrived, its body decoded. */
-function observedIn(exchange: HttpExchange): Observed {
+export function observedIn(exchange: HttpExchange): Observed {
   const observed: Observed = { status: exchange.status, headers: exchange.headers, body: exchange.body };
   if (exchange.certificate) observed.tls_days_remaining = exchange.certificate.days_remaining;
   return observed;

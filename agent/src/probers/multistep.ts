@@ -6,11 +6,13 @@
 // step can assert on a 302 and extract its Location.
 import { query as jsonPathQuery, type JsonValue } from 'jsonpath-rfc9535';
 import { RE2JS } from 're2js';
+import { assertsOn } from '../../../shared/src/assertion-catalogue.js';
 import type { CheckOptions } from '../../../shared/src/check-options.js';
+import { PLACEHOLDER } from '../../../shared/src/placeholders.js';
 import { compileAssertions, type AssertionCheck } from './assertions.js';
 import { createHttpClient, type HttpClient } from './http-client.js';
 import type { HttpExchange } from './http-request.js';
-import { statusExpected } from './http.js';
+import { observedIn, statusExpected } from './http.js';
 import { describeNetworkError } from './network-errors.js';
 import { createTokenCache, type TokenCache } from './oauth2-token-cache.js';
 import { outcomesAsDetails } from './verdict.js';
@@ -18,7 +20,6 @@ import type { ProbeSignal } from './probe-signal.js';
 import type { DetailValue, Observed, Prober, ProbeResult, ProbeTarget } from './prober.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g;
 
 type StepOptions = CheckOptions<'MULTISTEP'>['steps'][number];
 type Extraction = NonNullable<StepOptions['extract']>[number];
@@ -61,7 +62,7 @@ function prepareStep(s: StepOptions): PreparedStep {
     headers: s.headers ?? {},
     body: s.body,
     check: s.assertions?.length ? compileAssertions(s.assertions) : undefined,
-    judgesStatus: s.assertions?.some((a) => a.source === 'status') ?? false,
+    judgesStatus: assertsOn(s.assertions, 'status'),
     extract: (s.extract ?? []).map((spec) => ({ spec, pattern: spec.source === 'body' ? RE2JS.compile(spec.property!) : undefined })),
   };
 }
@@ -100,7 +101,7 @@ async function run(target: ProbeTarget<'MULTISTEP'>, base: URL, client: HttpClie
     }
 
     const responseTimeMs = Math.round(performance.now() - stepStarted);
-    observed = { status: exchange.status, headers: exchange.headers, body: exchange.body, tls_days_remaining: exchange.certificate?.days_remaining };
+    observed = observedIn(exchange);
     report.status_code = exchange.status;
     report.response_time_ms = responseTimeMs;
     Object.assign(report, exchange.timings);

@@ -2,6 +2,7 @@
 // the probe also converses: it writes `send` and reads back what the `body` source is judged on.
 // Without either it only connects, on a path kept as cheap as a bare connect (P1).
 import net from 'node:net';
+import { assertsOn } from '../../../shared/src/assertion-catalogue.js';
 import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { decodeEscapes } from '../../../shared/src/escapes.js';
 import { converse } from './conversation.js';
@@ -21,7 +22,7 @@ export function tcpProber(): Prober<'TCP'> {
     family: 'TCP',
     prepare(target) {
       const { send, assertions } = target.options;
-      const readsBody = assertions?.some((a) => a.source === 'body') ?? false;
+      const readsBody = assertsOn(assertions, 'body');
       if (send !== undefined || readsBody) return conversation(target, send, readsBody);
       const address = parseHostPort(target.endpoint);
       if (!address) return () => Promise.resolve({ ok: false, responseTimeMs: 0, message: `bad endpoint ${target.endpoint}`, details: {} });

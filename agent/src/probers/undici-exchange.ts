@@ -8,9 +8,9 @@ import net from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
 import { Client, type buildConnector } from 'undici';
 import { withoutBrackets } from '../../../shared/src/endpoints.js';
+import { openTunnel, proxyAuthorization } from '../control/proxy-tunnel.js';
 import type { ClientTls } from './client-tls.js';
 import { PhaseTimer } from './http-phases.js';
-import { openTunnel, proxyAuthorization } from './http-proxy.js';
 import { describeCertificate, flatHeaders, type HttpExchange, type ReadExchange, type RequestFields } from './http-request.js';
 import type { ProbeSignal } from './probe-signal.js';
 
@@ -48,7 +48,7 @@ export async function undiciExchange(url: URL, fields: RequestFields, route: Und
   const connection: { certificate?: HttpExchange['certificate']; httpVersion: '1.1' | '2' } = { httpVersion: '1.1' };
 
   const dial = async (): Promise<net.Socket> => {
-    const tunnel = route.proxy && !forward ? track(await openTunnel(route.proxy, authorityOf(url), signal, timer)) : undefined;
+    const tunnel = route.proxy && !forward ? track(await openTunnel(route.proxy, authorityOf(url), { signal, phases: timer })) : undefined;
     if (!secure) {
       const socket = tunnel ?? (await connectPlain(forward ? route.proxy! : url, timer, track));
       // HTTP/2 over cleartext is spoken from the first byte (prior knowledge): undici goes by this.

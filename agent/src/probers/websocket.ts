@@ -6,10 +6,11 @@ import net from 'node:net';
 import tls from 'node:tls';
 import WebSocket, { type ClientOptions } from 'ws';
 import { withoutBrackets } from '../../../shared/src/endpoints.js';
+import { openTunnel } from '../control/proxy-tunnel.js';
 import { clientTls, type ClientTls } from './client-tls.js';
 import { clientAuthorization } from './http-client.js';
 import { flatHeaders } from './http-request.js';
-import { openTunnel, proxyResolver, type ProxyResolver } from './http-proxy.js';
+import { proxyResolver, type ProxyResolver } from './http-proxy.js';
 import { describeNetworkError } from './network-errors.js';
 import { createTokenCache, type TokenCache } from './oauth2-token-cache.js';
 import type { ProbeSignal } from './probe-signal.js';
@@ -51,7 +52,7 @@ async function probe(target: ProbeTarget<'WEBSOCKET'>, prepared: PreparedTarget,
   try {
     authorization = typeof authorize === 'function' ? await authorize(signal) : authorize;
     const proxy = prepared.proxies(url);
-    if (proxy) tunnel = await openTunnel(proxy, `${url.hostname}:${url.port || (url.protocol === 'wss:' ? 443 : 80)}`, signal);
+    if (proxy) tunnel = await openTunnel(proxy, `${url.hostname}:${url.port || (url.protocol === 'wss:' ? 443 : 80)}`, { signal });
   } catch (err) {
     const message = signal.aborted ? `timed out after ${target.timeoutMs} ms` : describeNetworkError(err);
     return { ok: false, responseTimeMs: Math.round(performance.now() - started), message, details: {} };

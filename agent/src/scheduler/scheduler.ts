@@ -6,10 +6,10 @@
 // and counted, not queued without bound.
 import type { Logger } from 'pino';
 import type { Assignment } from '../../../shared/src/assignment.js';
-import { normaliseCheckType } from '../../../shared/src/check-types.js';
-import { statusOf, type ServiceStatus } from '../../../shared/src/status.js';
-import type { ProbeResult, ProbeTarget } from '../probers/prober.js';
+import type { ServiceStatus } from '../../../shared/src/status.js';
+import type { ProbeResult } from '../probers/prober.js';
 import { unsupportedCheck, type PreparedCheck, type ProberRegistry } from '../probers/registry.js';
+import { probeTarget, runStatus } from './assignments.js';
 import { Semaphore } from './semaphore.js';
 import { nextSlot, offsetMs } from './slots.js';
 
@@ -56,9 +56,7 @@ interface Entry {
   begin: () => void;
   report: (result: ProbeResult) => void;
   /** The current run: its settings, and when it was planned and began (epoch ms; planned is undefined for ad-hoc runs). */
-  run: { assignment: Assignment; degradedAfterMs: number | undefined; adHoc: boolean; plannedAt: number | undefined; checkedAt: number };
-  /** The assignment's degraded_after_ms, read once: options are a decoded Struct, slow to search on every result. */
-  degradedAfterMs: number | undefined;
+  run: { assignment: Assignment; adHoc: boolean; plannedAt: number | undefined; checkedAt: number };
   /** When the next scheduled run should start. */
   plannedAt?: number;
   running: boolean;
@@ -113,8 +111,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       fire: () => fire(entry),
       begin: () => begin(entry),
       report: (result) => report(entry, result),
-      run: { assignment, degradedAfterMs: undefined, adHoc: false, plannedAt: undefined, checkedAt: 0 },
-      degradedAfterMs: degradedLineOf(assignment),
+      run: { assignment, adHoc: false, plannedAt: undefined, checkedAt: 0 },
       running: false,
       removed: false,
       dropped: false,
@@ -160,7 +157,6 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     // A service has one run at a time, so the run's state lives on its entry.
     const { run } = entry;
     run.assignment = entry.assignment;
-    run.degradedAfterMs = entry.degradedAfterMs;
     run.adHoc = adHoc;
     run.plannedAt = adHoc ? undefined : (entry.plannedAt ?? now);
     if (!adHoc) scheduleNext(entry, now);
@@ -187,8 +183,8 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
   }
 
   function report(entry: Entry, result: ProbeResult): void {
-    const { assignment, adHoc, plannedAt, checkedAt, degradedAfterMs } = entry.run;
-    const status = statusOf(result.ok, result.responseTimeMs, result.degraded, degradedAfterMs);
+    const { assignment, adHoc, plannedAt, checkedAt } = entry.run;
+    const status = runStatus(assignment, result);
     // A run of settings replaced meanwhile says nothing about the new ones' status.
     const current = entry.assignment === assignment;
     const statusChanged = current && status !== entry.lastStatus;
@@ -238,7 +234,6 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     // A changed check runs at once with its new settings, after the old run if one is going.
     clearTimeout(held.timer);
     held.assignment = assignment;
-    held.degradedAfterMs = degradedLineOf(assignment);
     held.offsetMs = slotOffset(assignment);
     held.check = prepareCheck(assignment);
     held.lastStatus = undefined;
@@ -296,14 +291,4 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       clearTimeout(timer);
     },
   };
-}
-
-function degradedLineOf(a: Assignment): number | undefined {
-  const value: unknown = a.options.degraded_after_ms;
-  return typeof value === 'number' ? value : undefined;
-}
-
-function probeTarget(a: Assignment): ProbeTarget | null {
-  const checkType = normaliseCheckType(a.checkType);
-  return checkType ? { checkType, endpoint: a.endpoint, timeoutMs: a.timeoutSeconds * 1000, options: a.options } : null;
 }

@@ -7,7 +7,7 @@ import { CHECK_TYPES, endpointFormat, type CheckType } from '../../../shared/src
 import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../shared/src/endpoints.js';
 import { proxyPassword } from '../../../shared/src/proxy-password.js';
-import { MASK } from './secret-options.js';
+import { MASK, ORG_SECRET_REFERENCE } from './secret-options.js';
 
 /** `${NAME}`: replaced by the environment variable when the file is applied. */
 export const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
@@ -17,11 +17,14 @@ const secretRef = z
   .regex(ENV_REFERENCE, 'a secret must be an ${ENV} reference, e.g. ${WEBHOOK_SECRET}, never the secret itself')
   .describe('a secret: an ${ENV} reference, resolved when applied and never exported');
 
+/** A whole value matching one of these patterns (whole-value regexes, or sources). */
+const oneOf = (...patterns: (RegExp | string)[]) => new RegExp(`^(?:${patterns.map((p) => (typeof p === 'string' ? p : p.source.slice(1, -1))).join('|')})$`);
+
 // A service's secret option may also name an organization secret, which holds the value.
 const optionSecret = z
   .string()
   .regex(
-    /^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{\{\s*secrets\.[A-Za-z_][A-Za-z0-9_]{0,63}\s*\}\})$/,
+    oneOf(ENV_REFERENCE, ORG_SECRET_REFERENCE),
     'a secret option must be an ${ENV} reference, e.g. ${DB_PASSWORD}, or an organization secret, e.g. {{secrets.DB_PASSWORD}}; never the secret itself',
   )
   .describe('a secret: an ${ENV} reference, resolved when applied and never exported, or a {{secrets.NAME}} reference to an organization secret');
@@ -39,7 +42,7 @@ function secretOptionsShape(keys: readonly string[]): Record<string, z.ZodType> 
   return shape;
 }
 
-const PROXY_PASSWORD = /^(?:\*{8}|\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{\{\s*secrets\.[A-Za-z_][A-Za-z0-9_]{0,63}\s*\}\})$/;
+const PROXY_PASSWORD = oneOf('\\*{8}', ENV_REFERENCE, ORG_SECRET_REFERENCE);
 const proxy = z
   .string()
   .refine((url) => {

@@ -29,7 +29,8 @@ export interface OrgSecretsRepository {
   delete(id: string): Promise<void>;
   /** The sealed values of these names, per organization: one statement for every organization. */
   sealedValues(organizationIds: string[], names: string[]): Promise<Map<string, Map<string, string>>>;
-  servicesMentioningSecrets(organizationId: string): Promise<ServiceMentioningSecrets[]>;
+  /** The services whose options mention any secret, or with `name`, that secret. */
+  servicesMentioningSecrets(organizationId: string, name?: string): Promise<ServiceMentioningSecrets[]>;
 }
 
 const COLUMNS = 'id, organization_id, name, created_at, updated_at';
@@ -81,9 +82,9 @@ export function createOrgSecretsRepository(em: () => EntityManager): OrgSecretsR
       }
       return values;
     },
-    async servicesMentioningSecrets(organizationId) {
-      // A cheap superset: the caller parses the references of these few.
-      const rows = await run("select id, name, options from services where organization_id = ? and strpos(options::text, 'secrets.') > 0 order by created_at, id", [organizationId]);
+    async servicesMentioningSecrets(organizationId, name = '') {
+      // A cheap superset: the caller parses the references of these few. A name needs no JSON escaping.
+      const rows = await run('select id, name, options from services where organization_id = ? and strpos(options::text, ?) > 0 order by created_at, id', [organizationId, `secrets.${name}`]);
       return rows.map((r) => ({ id: String(r.id), name: String(r.name), options: r.options as Record<string, unknown> }));
     },
   };

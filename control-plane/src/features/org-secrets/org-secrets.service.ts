@@ -37,17 +37,18 @@ export function createOrgSecretsService({ secrets, access, box, findService, lis
     if (!found) throw notFound('secret');
     return found;
   };
-  /** Which services refer to each secret name: one read of the services that mention any. */
-  const usersByName = async (organizationId: string) => {
+  /** Which services refer to each secret name (only `name`, when given): one read of the services that mention it. */
+  const usersByName = async (organizationId: string, name?: string) => {
     const users = new Map<string, { id: string; name: string }[]>();
-    for (const service of await secrets.servicesMentioningSecrets(organizationId)) {
-      for (const name of new Set(findReferences(service.options).map((r) => r.name))) {
-        users.set(name, [...(users.get(name) ?? []), { id: service.id, name: service.name }]);
+    for (const service of await secrets.servicesMentioningSecrets(organizationId, name)) {
+      for (const used of new Set(findReferences(service.options).map((r) => r.name))) {
+        users.set(used, [...(users.get(used) ?? []), { id: service.id, name: service.name }]);
       }
     }
     return users;
   };
-  const viewOf = async (secret: OrgSecret): Promise<OrgSecretView> => ({ ...secret, usedBy: (await usersByName(secret.organizationId)).get(secret.name) ?? [] });
+  const usersOf = async (secret: OrgSecret) => (await usersByName(secret.organizationId, secret.name)).get(secret.name) ?? [];
+  const viewOf = async (secret: OrgSecret): Promise<OrgSecretView> => ({ ...secret, usedBy: await usersOf(secret) });
 
   return {
     async list(actor: Actor): Promise<OrgSecretView[]> {
@@ -70,7 +71,7 @@ export function createOrgSecretsService({ secrets, access, box, findService, lis
         throw validationFailed('a secret cannot be renamed', [{ path: 'name', message: `stays "${current.name}"; create a secret of the new name instead` }]);
       }
       if (input.value === undefined) return viewOf(current);
-      const usedBy = (await usersByName(organizationId)).get(current.name) ?? [];
+      const usedBy = await usersOf(current);
       const updated = await secrets.replaceValue(id, box.seal(input.value), usedBy.map((s) => s.id));
       // Each gets a new config version above, so its agents take the new value.
       for (const service of await Promise.all(usedBy.map((s) => findService(s.id)))) if (service) listener.serviceUpserted(service);
@@ -79,7 +80,7 @@ export function createOrgSecretsService({ secrets, access, box, findService, lis
     async remove(actor: Actor, id: string): Promise<void> {
       const organizationId = await resolveAdministered(actor);
       const current = await findIn(organizationId, id);
-      const usedBy = (await usersByName(organizationId)).get(current.name) ?? [];
+      const usedBy = await usersOf(current);
       if (usedBy.length > 0) {
         throw new AppError('CONFLICT', `secret "${current.name}" is used by ${usedBy.length === 1 ? 'service' : 'services'} ${usedBy.map((s) => `"${s.name}"`).join(', ')}; remove the references first`, {
           details: usedBy.map((s) => ({ path: `used_by.${s.id}`, message: `used by service "${s.name}"` })),

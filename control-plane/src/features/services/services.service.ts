@@ -18,9 +18,6 @@ import type { ServiceChanges, ServiceFilters, ServicePage, ServicesRepository } 
 import { noDependencies, type DependenciesRepository, type ServiceDependencies } from './dependencies.repository.js';
 import { assertDependenciesAllowed } from './dependency-graph.js';
 
-// Where assignments are built (compose.ts) and checks run once, secrets are opened with this.
-export { optionsForAgent } from '../secrets/secret-options.js';
-
 export type ServiceView = ServiceRecord & ServiceDependencies;
 
 /** One row of the dashboard's service list. */
