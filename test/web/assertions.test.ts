@@ -132,7 +132,7 @@ describe('dashboard: assertions', function () {
     expect(await fieldError(second, page, 'JSONPath')).to.match(/JSONPath/);
     await second.getByLabel('JSONPath').fill('$.status');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('heading', { name: 'orders api', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'orders api', exact: true, level: 1 }).waitFor();
 
     const id = page.url().split('/').pop()!;
     const saved = (await h.controlPlane.api.get(`/services/${id}`, owner.token)).body;
@@ -169,7 +169,7 @@ describe('dashboard: assertions', function () {
     expect(await fieldError(page, page, 'Failed after (ms)')).to.match(/greater than degraded_after_ms/);
     await page.getByLabel('Failed after (ms)').fill('3000');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('heading', { name: 'orders api', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'orders api', exact: true, level: 1 }).waitFor();
     const changed = (await h.controlPlane.api.get(`/services/${id}`, owner.token)).body;
     expect(changed.options).to.include({ fail_after_ms: 3000, bearer_token: '********' });
     expect(changed.options.assertions).to.deep.equal(saved.options.assertions);
@@ -250,7 +250,7 @@ describe('dashboard: assertions', function () {
     expect(await rowCells(page, 'Assertions of step 3', /^Status/)).to.deep.equal(['Status', '', 'equals', '200', '200', 'Passed']);
 
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('heading', { name: 'sign-in journey', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'sign-in journey', exact: true, level: 1 }).waitFor();
     const saved = (await h.controlPlane.api.get(`/services/${page.url().split('/').pop()}`, owner.token)).body;
     expect(saved.options.steps).to.deep.equal([
       { name: 'warm up', url: '/' },

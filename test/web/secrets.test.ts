@@ -81,6 +81,8 @@ describe('dashboard: secrets', function () {
     await page.getByLabel('Organization').selectOption(owner.orgId);
     await page.getByText('· member').waitFor();
     await page.goto('/secrets');
+    // The role known before the buttons are counted, so that none means "not offered", not "not yet".
+    await page.getByText('· member').waitFor();
     await page.getByRole('row').filter({ hasText: 'READ_ONLY' }).waitFor();
     expect(await page.getByRole('button', { name: 'Create secret' }).count()).to.equal(0);
     expect(await page.getByRole('button', { name: /Delete|Change the value/ }).count()).to.equal(0);

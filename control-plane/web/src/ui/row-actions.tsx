@@ -9,17 +9,20 @@ interface EditDeleteActionsProps {
   /** What Delete removes, as a person reads it: `heartbeat "nightly backup"`. */
   what: string;
   onEdit(): void;
+  /** The Edit button's text and accessible name, when editing is something narrower ("Change value"). */
+  editLabel?: string;
+  editName?: string;
   onDelete(): Promise<unknown>;
   /** Buttons before Edit, e.g. "Send test" or "Check now". */
   children?: ReactNode;
 }
 
-export function EditDeleteActions({ name, what, onEdit, onDelete, children }: EditDeleteActionsProps) {
+export function EditDeleteActions({ name, what, onEdit, editLabel = 'Edit', editName = `Edit ${name}`, onDelete, children }: EditDeleteActionsProps) {
   return (
     <div className="row-actions">
       {children}
-      <button type="button" onClick={onEdit} aria-label={`Edit ${name}`}>
-        Edit
+      <button type="button" onClick={onEdit} aria-label={editName}>
+        {editLabel}
       </button>
       <DeleteButton what={what} onDelete={onDelete} />
     </div>

@@ -5,7 +5,6 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useDeleteResource, useResourceList, useSaveResource } from '../../api/resources';
 import { useSession } from '../../session/session';
-import { DeleteButton } from '../../ui/delete-button';
 import { Dialog } from '../../ui/dialog';
 import { TextField } from '../../ui/field';
 import { FormActions } from '../../ui/form-actions';
@@ -14,6 +13,7 @@ import { formatDateTime } from '../../ui/format';
 import { ListTable } from '../../ui/list-table';
 import { CreateButton, FormProblems, Page } from '../../ui/page';
 import { QueryState } from '../../ui/query-state';
+import { EditDeleteActions } from '../../ui/row-actions';
 
 interface Secret {
   id: string;
@@ -25,22 +25,22 @@ interface Secret {
   used_by?: { id: string; name: string }[];
 }
 
+/** The dialog open: creating (no secret) or changing one's value. */
+type Editing = { secret?: Secret } | null;
+
 export default function SecretsPage() {
   const { canManage } = useSession();
-  const [creating, setCreating] = useState(false);
-  const [changing, setChanging] = useState<Secret | null>(null);
+  const [editing, setEditing] = useState<Editing>(null);
+  const secret = editing?.secret;
   return (
-    <Page title="Secrets" actions={canManage && <CreateButton onClick={() => setCreating(true)}>Create secret</CreateButton>}>
+    <Page title="Secrets" actions={canManage && <CreateButton onClick={() => setEditing({})}>Create secret</CreateButton>}>
       <p className="muted">
         A check uses a secret as <code>{'{{secrets.NAME}}'}</code> in its options: a MULTISTEP step's URL, headers or body, a header, a bearer token, a password. Values
         are stored encrypted and never shown again.
       </p>
-      <SecretList canManage={canManage} onChange={setChanging} />
-      <Dialog title="Create secret" open={creating} onClose={() => setCreating(false)}>
-        {creating && <SecretForm onDone={() => setCreating(false)} />}
-      </Dialog>
-      <Dialog title={`Change the value of ${changing?.name ?? ''}`} open={changing !== null} onClose={() => setChanging(null)}>
-        {changing && <SecretForm secret={changing} onDone={() => setChanging(null)} />}
+      <SecretList canManage={canManage} onChange={(s) => setEditing({ secret: s })} />
+      <Dialog title={secret ? `Change the value of ${secret.name}` : 'Create secret'} open={editing !== null} onClose={() => setEditing(null)}>
+        {editing && <SecretForm key={secret?.id ?? 'new'} secret={secret} onDone={() => setEditing(null)} />}
       </Dialog>
     </Page>
   );
@@ -65,13 +65,15 @@ function SecretList({ canManage, onChange }: { canManage: boolean; onChange(secr
               <td>{formatDateTime(secret.updated_at)}</td>
               {canManage && (
                 <td>
-                  <div className="row-actions">
-                    <button type="button" aria-label={`Change the value of ${secret.name}`} onClick={() => onChange(secret)}>
-                      Change value
-                    </button>
-                    {/* A secret in use is refused (409): the dialog shows the API's message naming the services. */}
-                    <DeleteButton what={`secret "${secret.name}"`} onDelete={() => remove.mutateAsync(secret.id)} />
-                  </div>
+                  {/* A secret in use is refused (409): the delete dialog shows the API's message naming the services. */}
+                  <EditDeleteActions
+                    name={secret.name}
+                    what={`secret "${secret.name}"`}
+                    editLabel="Change value"
+                    editName={`Change the value of ${secret.name}`}
+                    onEdit={() => onChange(secret)}
+                    onDelete={() => remove.mutateAsync(secret.id)}
+                  />
                 </td>
               )}
             </tr>

@@ -3,7 +3,7 @@
 import { SelectField, TextField } from '../../ui/field';
 import type { FormErrors } from '../../ui/form-errors';
 import { COMPARISONS, comparisonLabel, isMultiValued, propertyLabel, sourceLabel, takesTarget } from './assertion-catalogue';
-import { newAssertion, type AssertionDraft } from './assertion-values';
+import { newAssertion, removeRow, updateRow, type AssertionDraft } from './assertion-values';
 
 type Sources = Parameters<typeof isMultiValued>[0];
 
@@ -21,7 +21,6 @@ interface AssertionRowsProps {
 }
 
 export function AssertionRows({ drafts, sources, onChange, errors, path, rowName, addName }: AssertionRowsProps) {
-  const update = (id: string, change: Partial<AssertionDraft>) => onChange(drafts.map((d) => (d.id === id ? { ...d, ...change } : d)));
   return (
     <div className="assertion-rows">
       {drafts.map((draft, i) => (
@@ -31,8 +30,8 @@ export function AssertionRows({ drafts, sources, onChange, errors, path, rowName
           sources={sources}
           name={rowName(i + 1)}
           errorAt={(field) => errors.field(`${path}.${i}.${field}`)}
-          onChange={(change) => update(draft.id, change)}
-          onRemove={() => onChange(drafts.filter((d) => d.id !== draft.id))}
+          onChange={(change) => onChange(updateRow(drafts, draft.id, change))}
+          onRemove={() => onChange(removeRow(drafts, draft.id))}
         />
       ))}
       <button type="button" aria-label={addName} onClick={() => onChange([...drafts, newAssertion(Object.keys(sources)[0]!)])}>

@@ -1,13 +1,17 @@
 // Assertions, MULTISTEP steps and their extractions as the service form holds them (text as
 // typed, an id per row), made from a stored service's options and turned back into them.
 import { isMultiValued, isNumericComparison, isNumericSource, STEP_SOURCES, takesTarget, type Comparison } from './assertion-catalogue.js';
-import { headersOf, headersText, numberOrText, textOf } from './text-values.js';
+import { headersOf, headersText, numberOrText, records, textOf } from './text-values.js';
 
 type Sources = Parameters<typeof isMultiValued>[0];
 
 let lastRowId = 0;
 /** Rows are keyed by identity, so removing or moving one leaves the others' inputs in place. */
 const rowId = () => `row-${++lastRowId}`;
+
+/** The rows with the one of id `id` changed: every row editor's update. */
+export const updateRow = <T extends { id: string }>(rows: T[], id: string, change: Partial<T>): T[] => rows.map((r) => (r.id === id ? { ...r, ...change } : r));
+export const removeRow = <T extends { id: string }>(rows: T[], id: string): T[] => rows.filter((r) => r.id !== id);
 
 export interface AssertionDraft {
   id: string;
@@ -44,8 +48,6 @@ export interface StepDraft {
 export const newAssertion = (source: string): AssertionDraft => ({ id: rowId(), source, property: '', comparison: 'less_than', target: '', match: '' });
 export const newExtraction = (): ExtractionDraft => ({ id: rowId(), name: '', source: 'json', property: '' });
 export const newStep = (): StepDraft => ({ id: rowId(), name: '', method: '', url: '', headers: '', body: '', assertions: [], extract: [] });
-
-const records = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : []);
 
 export function assertionDrafts(value: unknown): AssertionDraft[] {
   return records(value).map((a) => ({

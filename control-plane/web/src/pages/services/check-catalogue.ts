@@ -53,7 +53,10 @@ const THRESHOLDS = [
   }),
 ];
 
-const METHOD = check({ key: 'method', label: 'HTTP method', kind: 'select', choices: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] });
+/** The methods an HTTP check or a MULTISTEP step may send. */
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+const METHOD = check({ key: 'method', label: 'HTTP method', kind: 'select', choices: HTTP_METHODS });
 const HEADERS = check({ key: 'headers', label: 'Headers', kind: 'headers', hint: 'One "Name: value" per line.' });
 const USERNAME = check({ key: 'username', label: 'Username', kind: 'text' });
 const PASSWORD = check({ key: 'password', label: 'Password', kind: 'secret' });

@@ -4,6 +4,7 @@
 import type { AssertionOutcome } from '../../../../../shared/src/assertions.js';
 import { formatMs } from '../../ui/format';
 import { comparisonLabel, sourceLabel } from './assertion-catalogue';
+import { isRecord, records } from './text-values';
 
 type Details = Record<string, unknown>;
 
@@ -27,8 +28,6 @@ interface SavedResponse {
   body?: string;
 }
 
-const isRecord = (value: unknown): value is Details => typeof value === 'object' && value !== null && !Array.isArray(value);
-const records = (value: unknown): Details[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 const optionalNumber = (value: unknown) => (typeof value === 'number' ? value : undefined);
 const optionalText = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
@@ -102,13 +101,16 @@ function PassBadge({ passed, yes = 'Passed', no = 'Failed' }: { passed: boolean;
   return <span className={`status ${passed ? 'status-green' : 'status-red'}`}>{passed ? yes : no}</span>;
 }
 
+const ASSERTION_COLUMNS = ['Source', 'Property', 'Comparison', 'Target', 'Actual', 'Result'];
+
+/** On a phone each row stacks into "column: value" lines (data-label), keeping Result in view. */
 function AssertionTable({ assertions, label }: { assertions: AssertionOutcome[]; label: string }) {
   return (
     <div className="table-scroll">
-      <table aria-label={label}>
+      <table aria-label={label} className="outcome-table">
         <thead>
           <tr>
-            {['Source', 'Property', 'Comparison', 'Target', 'Actual', 'Result'].map((c) => (
+            {ASSERTION_COLUMNS.map((c) => (
               <th key={c} scope="col">
                 {c}
               </th>
@@ -118,12 +120,12 @@ function AssertionTable({ assertions, label }: { assertions: AssertionOutcome[];
         <tbody>
           {assertions.map((a, i) => (
             <tr key={i}>
-              <td>{sourceLabel(a.source)}</td>
-              <td className="mono">{a.property ?? ''}</td>
-              <td>{comparisonLabel(a.comparison)}</td>
-              <td className="mono">{a.target === undefined ? '' : String(a.target)}</td>
-              <td className="mono actual">{a.actual ?? <span className="muted">none</span>}</td>
-              <td>
+              <td data-label="Source">{sourceLabel(a.source)}</td>
+              <td data-label="Property" className="mono">{a.property ?? ''}</td>
+              <td data-label="Comparison">{comparisonLabel(a.comparison)}</td>
+              <td data-label="Target" className="mono">{a.target === undefined ? '' : String(a.target)}</td>
+              <td data-label="Actual" className="mono actual">{a.actual ?? <span className="muted">none</span>}</td>
+              <td data-label="Result">
                 <PassBadge passed={a.passed} />
               </td>
             </tr>

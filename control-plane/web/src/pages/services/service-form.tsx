@@ -16,7 +16,7 @@ import { AssertionRows } from './assertion-rows';
 import { assertionPaths, newStep, stepPaths } from './assertion-values';
 import { CHECK_TYPES, endpointHintOf, familyOf, optionsOf, type OptionSection, type OptionSpec } from './check-catalogue';
 import { bodyOf, SECRET_MASK, valueAt, type ServiceFormValues } from './form-values';
-import { OptionFields } from './option-field';
+import { OptionFields, type OptionFieldsProps } from './option-field';
 import { useSaveService, useTestService } from './service-api';
 import { StepsEditor } from './steps-editor';
 import { isFieldError, TestControls, TestOutcome } from './test-run';
@@ -207,7 +207,7 @@ function DependsOnFieldset({ serviceId, selected, onChange, error }: { serviceId
 }
 
 /** Options most checks do without: folded until one is set or shows an error. */
-function FoldedOptions({ title, specs, ...props }: { title: string; specs: OptionSpec[] } & Omit<Parameters<typeof OptionFields>[0], 'specs'>) {
+function FoldedOptions({ title, specs, ...props }: { title: string; specs: OptionSpec[] } & Omit<OptionFieldsProps, 'specs'>) {
   if (specs.length === 0) return null;
   const set = specs.filter((s) => props.values.options[s.key]?.trim() || valueAt(props.stored, s.key) === SECRET_MASK);
   return (

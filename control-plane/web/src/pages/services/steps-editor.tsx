@@ -5,9 +5,8 @@ import { SelectField, TextAreaField, TextField } from '../../ui/field';
 import type { FormErrors } from '../../ui/form-errors';
 import { STEP_SOURCES } from './assertion-catalogue';
 import { AssertionRows } from './assertion-rows';
-import { EXTRACTION_SOURCES, newExtraction, newStep, type ExtractionDraft, type StepDraft } from './assertion-values';
-
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+import { EXTRACTION_SOURCES, newExtraction, newStep, removeRow, updateRow, type ExtractionDraft, type StepDraft } from './assertion-values';
+import { HTTP_METHODS } from './check-catalogue';
 const MAX_STEPS = 20;
 
 interface StepsEditorProps {
@@ -17,7 +16,6 @@ interface StepsEditorProps {
 }
 
 export function StepsEditor({ steps, onChange, errors }: StepsEditorProps) {
-  const update = (id: string, change: Partial<StepDraft>) => onChange(steps.map((s) => (s.id === id ? { ...s, ...change } : s)));
   const move = (from: number, to: number) => {
     const next = [...steps];
     next.splice(to, 0, ...next.splice(from, 1));
@@ -38,9 +36,9 @@ export function StepsEditor({ steps, onChange, errors }: StepsEditorProps) {
           n={i + 1}
           count={steps.length}
           errors={errors}
-          onChange={(change) => update(step.id, change)}
+          onChange={(change) => onChange(updateRow(steps, step.id, change))}
           onMove={(by) => move(i, i + by)}
-          onRemove={() => onChange(steps.filter((s) => s.id !== step.id))}
+          onRemove={() => onChange(removeRow(steps, step.id))}
         />
       ))}
       <button type="button" disabled={steps.length >= MAX_STEPS} onClick={() => onChange([...steps, newStep()])}>
@@ -73,7 +71,7 @@ function StepFields({ step, n, count, errors, onChange, onMove, onRemove }: Step
         <TextField label="Step name" value={step.name} error={errors.field(`${path}.name`)} onChange={(e) => onChange({ name: e.target.value })} />
         <SelectField label="Method" value={step.method} error={errors.field(`${path}.method`)} onChange={(e) => onChange({ method: e.target.value })}>
           <option value="">Default (GET)</option>
-          {METHODS.map((m) => (
+          {HTTP_METHODS.map((m) => (
             <option key={m}>{m}</option>
           ))}
         </SelectField>
@@ -122,32 +120,48 @@ interface ExtractionRowsProps {
 }
 
 function ExtractionRows({ drafts, n, errors, onChange }: ExtractionRowsProps) {
-  const update = (id: string, change: Partial<ExtractionDraft>) => onChange(drafts.map((d) => (d.id === id ? { ...d, ...change } : d)));
   return (
     <div className="assertion-rows">
-      {drafts.map((draft, i) => {
-        const path = `options.steps.${n - 1}.extract.${i}`;
-        const rowName = `Step ${n} extraction ${i + 1}`;
-        const property = PROPERTY_LABELS[draft.source];
-        return (
-          <div className="assertion-row" role="group" aria-label={rowName} key={draft.id}>
-            <TextField label="Variable" value={draft.name} placeholder="token" error={errors.field(`${path}.name`)} onChange={(e) => update(draft.id, { name: e.target.value })} />
-            <SelectField label="From" value={draft.source} error={errors.field(`${path}.source`)} onChange={(e) => update(draft.id, { source: e.target.value as ExtractionDraft['source'] })}>
-              {EXTRACTION_SOURCES.map((s) => (
-                <option key={s} value={s}>
-                  {EXTRACTION_LABELS[s]}
-                </option>
-              ))}
-            </SelectField>
-            {property && <TextField label={property} value={draft.property} error={errors.field(`${path}.property`)} onChange={(e) => update(draft.id, { property: e.target.value })} />}
-            <button type="button" className="row-remove" aria-label={`Remove ${rowName.toLowerCase()}`} onClick={() => onChange(drafts.filter((d) => d.id !== draft.id))}>
-              Remove
-            </button>
-          </div>
-        );
-      })}
+      {drafts.map((draft, i) => (
+        <ExtractionRow
+          key={draft.id}
+          draft={draft}
+          name={`Step ${n} extraction ${i + 1}`}
+          errorAt={(field) => errors.field(`options.steps.${n - 1}.extract.${i}.${field}`)}
+          onChange={(change) => onChange(updateRow(drafts, draft.id, change))}
+          onRemove={() => onChange(removeRow(drafts, draft.id))}
+        />
+      ))}
       <button type="button" aria-label={`Add extraction to step ${n}`} onClick={() => onChange([...drafts, newExtraction()])}>
         Add extraction
+      </button>
+    </div>
+  );
+}
+
+interface ExtractionRowProps {
+  draft: ExtractionDraft;
+  name: string;
+  errorAt(field: string): string | undefined;
+  onChange(change: Partial<ExtractionDraft>): void;
+  onRemove(): void;
+}
+
+function ExtractionRow({ draft, name, errorAt, onChange, onRemove }: ExtractionRowProps) {
+  const property = PROPERTY_LABELS[draft.source];
+  return (
+    <div className="assertion-row" role="group" aria-label={name}>
+      <TextField label="Variable" value={draft.name} placeholder="token" error={errorAt('name')} onChange={(e) => onChange({ name: e.target.value })} />
+      <SelectField label="From" value={draft.source} error={errorAt('source')} onChange={(e) => onChange({ source: e.target.value as ExtractionDraft['source'] })}>
+        {EXTRACTION_SOURCES.map((s) => (
+          <option key={s} value={s}>
+            {EXTRACTION_LABELS[s]}
+          </option>
+        ))}
+      </SelectField>
+      {property && <TextField label={property} value={draft.property} error={errorAt('property')} onChange={(e) => onChange({ property: e.target.value })} />}
+      <button type="button" className="row-remove" aria-label={`Remove ${name.toLowerCase()}`} onClick={onRemove}>
+        Remove
       </button>
     </div>
   );

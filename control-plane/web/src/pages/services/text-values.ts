@@ -28,4 +28,8 @@ export function headersText(value: unknown): string {
     .join('\n');
 }
 
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The objects of a stored or reported list; anything else is left out. */
+export const records = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+
 export const textOf = (value: unknown) => (value === undefined || value === null ? '' : String(value));
