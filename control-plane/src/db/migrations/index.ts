@@ -28,6 +28,7 @@ export const MIGRATIONS: readonly MigrationEntry[] = [
   { name: '0017-rollup-backlog', load: async () => (await import('./0017-rollup-backlog.js')).Migration0017RollupBacklog },
   { name: '0018-replica-follows', load: async () => (await import('./0018-replica-follows.js')).Migration0018ReplicaFollows },
   { name: '0019-organization-secrets', load: async () => (await import('./0019-organization-secrets.js')).Migration0019OrganizationSecrets },
+  { name: '0020-quiet-alerting', load: async () => (await import('./0020-quiet-alerting.js')).Migration0020QuietAlerting },
 ];
 
 /** The migrations as MikroORM's migrator takes them, their modules loaded. */
