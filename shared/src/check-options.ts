@@ -20,13 +20,17 @@ export const SECRET_OPTION_KEYS = ['password', 'private_key', 'bearer_token', 'c
 const MAX_CHECK_MS = 120_000;
 const milliseconds = z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_CHECK_MS)));
 
-/** What every family takes: the status rule's inputs, the thresholds and the assertions of its sources. */
+/** What every family takes: the status rule's inputs, the thresholds, the retries and the assertions of its sources. */
 const commonTo = (family: CheckFamily) => ({
   // Read by the control plane (multi-location status), not by probers.
   min_failing_locations: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(50))),
   // A passing check slower than degraded_after_ms (default 1000) is YELLOW; slower than fail_after_ms, RED.
   degraded_after_ms: milliseconds,
   fail_after_ms: milliseconds,
+  // Read by the agent: a failed run is tried again this many times (default 0), this many
+  // seconds apart (default 5), before it reports RED. A lossy link then pages nobody.
+  retries: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(10))),
+  retry_interval_seconds: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(300))),
   assertions: z.optional(assertionList(ASSERTION_SOURCES[family])),
 });
 

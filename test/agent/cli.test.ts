@@ -31,6 +31,17 @@ describe('agent cli', function () {
       expect(JSON.parse(r.stdout)).to.include({ check_type: 'REDIS', ok: false, message: 'connection refused' });
     });
 
+    it('tries a failing check again with options.retries, listing the attempts', async () => {
+      const r = cli('check', '--type', 'TCP', '--endpoint', await refusedEndpoint(), '--option', 'retries=1', '--option', 'retry_interval_seconds=1', '--json');
+      expect(r.code, r.stderr).to.equal(1);
+      const attempts = JSON.parse(r.stdout).details.attempts as { attempt: number; ok: boolean; started_at: string }[];
+      expect(attempts.map((a) => [a.attempt, a.ok])).to.deep.equal([
+        [1, false],
+        [2, false],
+      ]);
+      expect(Date.parse(attempts[1]!.started_at) - Date.parse(attempts[0]!.started_at)).to.be.at.least(1_000);
+    });
+
     it('exits 2 with a readable message for a bad invocation', () => {
       const unknown = cli('check', '--type', 'GOPHER', '--endpoint', '127.0.0.1:70');
       expect(unknown.code).to.equal(2);

@@ -6,6 +6,7 @@ import { endpointProblem } from '../../../shared/src/endpoints.js';
 import { defaultProbers } from '../probers/index.js';
 import type { DetailValue } from '../probers/prober.js';
 import { createProberRegistry } from '../probers/registry.js';
+import { runWithRetries } from '../scheduler/retries.js';
 import { UsageError } from './usage-error.js';
 
 export interface CheckFlags {
@@ -27,7 +28,8 @@ export async function runCheck(flags: CheckFlags, print: (line: string) => void)
   if (!parsed.ok) throw new UsageError(`invalid option ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
 
   const registry = createProberRegistry(defaultProbers());
-  const result = await registry.run({ checkType, endpoint: flags.endpoint, timeoutMs: timeoutSeconds * 1000, options: parsed.options });
+  const target = { checkType, endpoint: flags.endpoint, timeoutMs: timeoutSeconds * 1000, options: parsed.options };
+  const result = await runWithRetries(() => registry.run(target), parsed.options);
   if (flags.json) {
     print(JSON.stringify({ check_type: checkType, endpoint: flags.endpoint, ...result }));
   } else {

@@ -2,14 +2,16 @@
 // interval. A fresh scheduler's snapshot is spread out instead of fired at once: each service
 // first runs on its slot, within at most `snapshotSpreadMs` (an hour-long interval must not
 // leave a restarted agent silent for an hour). A service never has two runs at once; a
-// run-now during a run is queued once. A run that finds the concurrency queue full is skipped
-// and counted, not queued without bound.
+// run-now during a run is queued once, and a run that retries (retries.ts) is one run until
+// its last attempt. A run that finds the concurrency queue full is skipped and counted, not
+// queued without bound.
 import type { Logger } from 'pino';
 import type { Assignment } from '../../../shared/src/assignment.js';
 import type { ServiceStatus } from '../../../shared/src/status.js';
 import type { ProbeResult } from '../probers/prober.js';
 import { unsupportedCheck, type PreparedCheck, type ProberRegistry } from '../probers/registry.js';
 import { probeTarget, runStatus } from './assignments.js';
+import { RetryingRun, retryPolicy } from './retries.js';
 import { Semaphore } from './semaphore.js';
 import { nextSlot, offsetMs } from './slots.js';
 
@@ -19,7 +21,7 @@ export interface CompletedRun {
   /** The settings the probe ran with. */
   assignment: Assignment;
   result: ProbeResult;
-  /** When the probe started (after any wait for a free concurrency slot), epoch ms. */
+  /** When the probe started (after any wait for a free concurrency slot), epoch ms; a run's first attempt when it retried. */
   checkedAt: number;
   adHoc: boolean;
   /** How late a scheduled run started after its slot; null for ad-hoc runs. */
@@ -50,13 +52,15 @@ interface Entry {
   offsetMs: number;
   /** The check, prepared once per assignment. */
   check: PreparedCheck;
+  /** The assignment's retries; undefined when it has none. */
+  retries: RetryingRun | undefined;
   timer?: NodeJS.Timeout;
   /** The callbacks of its runs, made once per entry rather than once per run (P1). */
   fire: () => void;
   begin: () => void;
   report: (result: ProbeResult) => void;
   /** The current run: its settings, and when it was planned and began (epoch ms; planned is undefined for ad-hoc runs). */
-  run: { assignment: Assignment; adHoc: boolean; plannedAt: number | undefined; checkedAt: number };
+  run: { assignment: Assignment; adHoc: boolean; plannedAt: number | undefined; checkedAt: number; retries: RetryingRun | undefined };
   /** When the next scheduled run should start. */
   plannedAt?: number;
   running: boolean;
@@ -108,16 +112,22 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
       assignment,
       offsetMs: slotOffset(assignment),
       check: prepareCheck(assignment),
+      retries: undefined,
       fire: () => fire(entry),
       begin: () => begin(entry),
       report: (result) => report(entry, result),
-      run: { assignment, adHoc: false, plannedAt: undefined, checkedAt: 0 },
+      run: { assignment, adHoc: false, plannedAt: undefined, checkedAt: 0, retries: undefined },
       running: false,
       removed: false,
       dropped: false,
       runAgain: false,
     };
+    entry.retries = retriesOf(entry);
     return entry;
+  };
+  const retriesOf = (entry: Entry) => {
+    const policy = retryPolicy(entry.assignment.options);
+    return policy && new RetryingRun(policy, () => retry(entry));
   };
 
   function fire(entry: Entry): void {
@@ -159,6 +169,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     run.assignment = entry.assignment;
     run.adHoc = adHoc;
     run.plannedAt = adHoc ? undefined : (entry.plannedAt ?? now);
+    run.retries = entry.retries;
     if (!adHoc) scheduleNext(entry, now);
     if (!limiter.acquire(entry.begin)) {
       skipped++;
@@ -173,17 +184,33 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     if (!isCurrent(entry) || entry.assignment !== entry.run.assignment) {
       queueMicrotask(() => {
         limiter.release();
+        entry.run.retries?.cancel();
         finishRun(entry);
       });
       return;
     }
-    entry.run.checkedAt = Date.now();
+    const { run } = entry;
+    const now = Date.now();
+    if (run.retries === undefined || run.retries.attemptStarts(now)) run.checkedAt = now;
     probing++;
     entry.check(entry.report);
   }
 
   function report(entry: Entry, result: ProbeResult): void {
-    const { assignment, adHoc, plannedAt, checkedAt } = entry.run;
+    const { assignment, adHoc, plannedAt, checkedAt, retries } = entry.run;
+    if (retries !== undefined) {
+      if (retries.failedWithRetriesLeft(result)) {
+        // Cut short (stopping, removed, changed), the run's failure has not counted yet: no result.
+        if (!isCurrent(entry) || entry.assignment !== assignment) {
+          retries.cancel();
+          return ended(entry);
+        }
+        // The wait holds no place: a target down for long must not starve the other services.
+        retries.waitToRetry();
+        return freePlace();
+      }
+      result = retries.final(result);
+    }
     const status = runStatus(assignment, result);
     // A run of settings replaced meanwhile says nothing about the new ones' status.
     const current = entry.assignment === assignment;
@@ -199,9 +226,26 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
 
   /** A started probe is over: its place is free, and stop() may be waiting for the last one. */
   function ended(entry: Entry): void {
+    freePlace();
+    finishRun(entry);
+  }
+
+  function freePlace(): void {
     limiter.release();
     if (--probing === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+  }
+
+  /** A retry's wait is over: its attempt queues for a place as a run does. */
+  function retry(entry: Entry): void {
+    if (limiter.acquire(entry.begin)) return;
+    skipped++;
+    entry.run.retries!.cancel();
     finishRun(entry);
+  }
+
+  /** A run waiting to retry, cut short (stopping, removed, changed), ends now and without a result. */
+  function cutShort(entry: Entry): void {
+    if (entry.running && entry.run.retries?.cancel()) finishRun(entry);
   }
 
   function finishRun(entry: Entry): void {
@@ -236,9 +280,11 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     held.assignment = assignment;
     held.offsetMs = slotOffset(assignment);
     held.check = prepareCheck(assignment);
+    held.retries = retriesOf(held);
     held.lastStatus = undefined;
-    if (held.running) held.runAgain = 'changed';
-    else runAtOnce(held);
+    if (!held.running) return runAtOnce(held);
+    held.runAgain = 'changed';
+    cutShort(held);
   }
 
   function remove(serviceId: string, version: number): void {
@@ -253,6 +299,7 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     held.removed = true;
     held.runAgain = false;
     removedWhileRunning++;
+    cutShort(held);
   }
 
   /** A fresh scheduler's snapshot: every service waits for its first slot, none runs at once. */
@@ -284,7 +331,10 @@ export function createScheduler({ registry, onResult, logger, maxConcurrentCheck
     skippedRuns: () => skipped,
     async stop() {
       stopped = true;
-      for (const entry of entries.values()) clearTimeout(entry.timer);
+      for (const entry of entries.values()) {
+        clearTimeout(entry.timer);
+        cutShort(entry);
+      }
       let timer: NodeJS.Timeout | undefined;
       const idle = probing === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
       await Promise.race([idle, new Promise((resolve) => (timer = setTimeout(resolve, stopWaitMs)))]);

@@ -20,6 +20,28 @@ describe('check options', () => {
       expect(parseCheckOptions('TCP', { min_failing_locations: 1.5 }).ok).to.equal(false);
     });
 
+    it('accepts retries from 0 to 10 and retry_interval_seconds from 1 to 300 for every check type, whole numbers only', () => {
+      const steps = [{ name: 'one', url: '/' }];
+      for (const type of CHECK_TYPES) {
+        const options = { retries: 10, retry_interval_seconds: 300, ...(type === 'MULTISTEP' ? { steps } : {}) };
+        expect(parseCheckOptions(type, options), type).to.deep.equal({ ok: true, options });
+      }
+      expect(parseCheckOptions('TCP', { retries: 0, retry_interval_seconds: 1 }).ok).to.equal(true);
+      const refused: [Record<string, unknown>, string][] = [
+        [{ retries: 11 }, 'retries'],
+        [{ retries: -1 }, 'retries'],
+        [{ retries: 1.5 }, 'retries'],
+        [{ retries: '2' }, 'retries'],
+        [{ retry_interval_seconds: 0 }, 'retry_interval_seconds'],
+        [{ retry_interval_seconds: 301 }, 'retry_interval_seconds'],
+        [{ retry_interval_seconds: 2.5 }, 'retry_interval_seconds'],
+      ];
+      for (const [raw, path] of refused) {
+        const parsed = parseCheckOptions('HTTP', raw);
+        expect(parsed.ok ? [] : parsed.issues.map((i) => i.path), JSON.stringify(raw)).to.deep.equal([path]);
+      }
+    });
+
     it('accepts the HTTP options with status numbers and classes, and returns them as given', () => {
       const options = { method: 'HEAD', expected_status: [200, '3xx'], keyword: 'ok', keyword_inverted: true, follow_redirects: false, verify_tls: false, headers: { 'x-a': 'b' }, body: '{}' };
       expect(parseCheckOptions('HTTPS', options)).to.deep.equal({ ok: true, options });
