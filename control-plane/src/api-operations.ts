@@ -11,6 +11,7 @@ import { escalationOperations } from './features/escalation/escalation.routes.js
 import { healthOperations } from './features/health/health.routes.js';
 import { heartbeatsOperations } from './features/heartbeats/heartbeats.routes.js';
 import { maintenanceOperations } from './features/maintenance/maintenance.routes.js';
+import { silenceOperations } from './features/silences/silences.routes.js';
 import { channelsOperations } from './features/notifications/channels.routes.js';
 import { organizationOperations } from './features/organizations/organization.routes.js';
 import { orgSecretsOperations } from './features/org-secrets/org-secrets.routes.js';
@@ -36,6 +37,7 @@ export const apiOperations: readonly ApiOperation[] = [
   ...channelsOperations,
   ...escalationOperations,
   ...maintenanceOperations,
+  ...silenceOperations,
   ...orgSecretsOperations,
   ...heartbeatsOperations,
   ...sslCertificatesOperations,

@@ -15,6 +15,8 @@ import type { RulesService } from './features/alerting/rules.service.js';
 import { escalationRoutes } from './features/escalation/escalation.routes.js';
 import type { EscalationService } from './features/escalation/escalation.service.js';
 import { maintenanceRoutes } from './features/maintenance/maintenance.routes.js';
+import { silenceRoutes } from './features/silences/silences.routes.js';
+import type { SilencesService } from './features/silences/silences.service.js';
 import type { MaintenanceService } from './features/maintenance/maintenance.service.js';
 import { orgSecretsRoutes } from './features/org-secrets/org-secrets.routes.js';
 import type { OrgSecretsService } from './features/org-secrets/org-secrets.service.js';
@@ -79,6 +81,7 @@ export interface AppDeps {
   alerts: AlertsService;
   channels: ChannelsService;
   maintenance: MaintenanceService;
+  silences: SilencesService;
   orgSecrets: OrgSecretsService;
   escalation: EscalationService;
   agents: AgentsService;
@@ -115,6 +118,7 @@ export function createApiRouter(deps: AppDeps): Router {
     alertsRoutes(deps.alerts),
     channelsRoutes(deps.channels),
     maintenanceRoutes(deps.maintenance, deps.clock),
+    silenceRoutes(deps.silences, deps.clock),
     orgSecretsRoutes(deps.orgSecrets),
     escalationRoutes(deps.escalation),
     agentsRoutes(deps.agents, deps.clock, deps.agentInstall),

@@ -44,8 +44,26 @@ import { createTokenService } from './features/auth/token-service.js';
 import { createCheckHistoryRepository } from './features/checks/check-history.repository.js';
 import { createCheckResultsRepository } from './features/checks/check-results.repository.js';
 import { createHistoryService } from './features/checks/history.service.js';
-import { createIngestService } from './features/checks/ingest.service.js';
-import { observedIngest } from './features/checks/observed-ingest.js';
+import { createIngestService } from './features/result-pipeline/ingest.js';
+import { observedIngest } from './features/result-pipeline/observed-ingest.js';
+import { evaluateAlerts } from './features/result-pipeline/steps/evaluate-alerts.js';
+import { liveEvents } from './features/result-pipeline/steps/live-events.js';
+import { planNotifications } from './features/result-pipeline/steps/plan-notifications.js';
+import { silenceNotices } from './features/result-pipeline/steps/silence-notices.js';
+import { storeResults } from './features/result-pipeline/steps/store-results.js';
+import { createFirstTargets } from './features/alerting/first-targets.js';
+import { reminders } from './features/alerting/reminders.js';
+import { createRemindersRepository } from './features/alerting/reminders.repository.js';
+import { createNoticeSilencer } from './features/silences/notice-silencer.js';
+import { createSilenceApplier } from './features/silences/silence-applier.js';
+import { silenceBoundaries } from './features/silences/silence-boundaries.js';
+import { createSilencesRepository } from './features/silences/silences.repository.js';
+import { createSilencesService } from './features/silences/silences.service.js';
+import { createDueTimer } from './jobs/due-timer.js';
+import { createAgentSightingsRepository } from './features/watchdog/agent-sightings.repository.js';
+import { createAgentWatch } from './features/watchdog/agent-watch.js';
+import { watchdog } from './features/watchdog/watchdog.js';
+import { createWatchdogRepository } from './features/watchdog/watchdog.repository.js';
 import { createPartitionKeeper } from './features/checks/partition-keeper.js';
 import { createRollupBacklogRepository } from './features/checks/rollup-backlog.repository.js';
 import { createRollupFolder } from './features/checks/rollup-folder.js';
@@ -65,6 +83,9 @@ import { createDispatcher, DEFAULT_RETRY, type RetryPolicy } from './features/no
 import { createNotificationPlanner } from './features/notifications/notification-planner.js';
 import { createSenders } from './features/notifications/senders/index.js';
 import { observedSenders } from './features/notifications/senders/observed-senders.js';
+import { templatedSenders } from './features/notifications/senders/templated-senders.js';
+import { createMessageRenderer } from './features/notifications/message-renderer.js';
+import { createTemplateEngine } from './features/notifications/template-engine.js';
 import { createOrganizationAccess } from './features/organizations/organization-access.js';
 import { createOrgSecretsRepository } from './features/org-secrets/org-secrets.repository.js';
 import { createOrgSecretsService } from './features/org-secrets/org-secrets.service.js';
@@ -97,8 +118,12 @@ import { createWsFeed } from './ws/ws-feed.js';
 
 /** Partitions are made days ahead, so an hourly round is plenty. */
 const RETENTION_INTERVAL_MS = 3_600_000;
+/** The longest a job woken by due times sleeps: work made on another replica is found by then. */
+const DUE_TIMER_MAX_WAIT_MS = 60_000;
 /** How long ingested results may wait in the rollup backlog when nobody reads their rollups. */
 const ROLLUP_FOLD_INTERVAL_MS = 1_000;
+/** The watchdog reads every checked service each round: in tests with short job intervals, at most once a second. */
+const WATCHDOG_MIN_WAIT_MS = 1_000;
 
 export interface ComposeOptions {
   clock: Clock;
@@ -164,9 +189,16 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   });
 
   const deliveries = createDeliveriesRepository(db.em);
+  const messages = createMessageRenderer({
+    engine: createTemplateEngine(),
+    publicUrl: config.notifications.publicUrl,
+    clock,
+    logger: logger.child({ component: 'templates' }),
+    organizationName: createChannelsRepository(db.em).organizationName,
+  });
   const dispatcher = createDispatcher({
     deliveries,
-    senders: observedSenders(createSenders(config.notifications), metrics.deliveries),
+    senders: observedSenders(templatedSenders(createSenders(config.notifications), messages), metrics.deliveries),
     secrets: secretBox,
     clock,
     logger: logger.child({ component: 'dispatcher' }),
@@ -183,7 +215,14 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const maintenanceRepo = createMaintenanceRepository(db.em);
   const escalationRepo = createEscalationRepository(db.em);
 
-  const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, escalation: escalationRepo, holds: createDependencyHoldsRepository(), clock });
+  const firstTargets = createFirstTargets(escalationRepo);
+  const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, holds: createDependencyHoldsRepository(), firstTargets, clock });
+  // Jobs woken by due times sleep at most this long: a minute in production, less in tests that move the clock.
+  const dueTimers = { clock, maxWaitMs: options.jobIntervalMs ?? DUE_TIMER_MAX_WAIT_MS, logger };
+  const reminderJob = createDueTimer('alert reminders', reminders({ repository: createRemindersRepository(db.em), alerts: alertsRepo, planner, transaction: db.transaction, wakeDispatcher, clock }), dueTimers);
+  const silencesRepo = createSilencesRepository(db.em);
+  const silenceApplier = createSilenceApplier({ silences: silencesRepo, alerts: alertsRepo, rules: rulesRepo, ruleCache, firstTargets, planner, clock });
+  const silenceJob = createDueTimer('silence starts and ends', silenceBoundaries({ silences: silencesRepo, applier: silenceApplier, transaction: db.transaction, wakeDispatcher, clock }), dueTimers);
   const escalationJob = createEscalationJob({ escalation: escalationRepo, alerts: alertsRepo, planner, clock, logger, wakeDispatcher, intervalMs: options.jobIntervalMs });
 
   const partitions = createPartitionKeeper(db.em, clock, config.checkRetentionDays);
@@ -193,18 +232,45 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const relay = db.embedded ? NO_RELAY : createEventRelay({ bus: cluster, query: sql.query, events: bus, follows: feed.follows, othersAlive: lease.othersAlive, followers, logger });
   const ingest = createIngestService({
     transaction: db.transaction,
-    results: createCheckResultsRepository(),
+    steps: [
+      storeResults(createCheckResultsRepository(), { changes: config.alerting.flapChanges, windowMs: config.alerting.flapWindowMs }),
+      evaluateAlerts(evaluator),
+      silenceNotices(createNoticeSilencer(silencesRepo, clock)),
+      planNotifications(planner),
+      liveEvents(relay, feed.follows),
+    ],
     partitions,
-    evaluator,
-    planner,
     events: bus,
-    relay,
-    follows: feed.follows,
     wakeDispatcher,
+    remindersDue: reminderJob.nudge,
     observer: metrics.ingest,
     clock,
     logger: logger.child({ component: 'ingest' }),
   });
+  const agentSightings = createAgentSightingsRepository(db.em);
+  const watchdogJob = createDueTimer(
+    'silent agents and stale services',
+    watchdog({
+      sightings: agentSightings,
+      repository: createWatchdogRepository(db.em),
+      alerts: alertsRepo,
+      rules: rulesRepo,
+      ruleCache,
+      maintenance: maintenanceRepo,
+      firstTargets,
+      silencer: createNoticeSilencer(silencesRepo, clock),
+      planner,
+      relay,
+      events: bus,
+      transaction: db.transaction,
+      wakeDispatcher,
+      remindersDue: reminderJob.nudge,
+      clock,
+      offlineMs: config.alerting.agentOfflineMs,
+      startedAt: clock.now(),
+    }),
+    { ...dueTimers, maxWaitMs: Math.max(dueTimers.maxWaitMs, WATCHDOG_MIN_WAIT_MS) },
+  );
   const heartbeats = createHeartbeatsService({ heartbeats: createHeartbeatsRepository(db.em), services: servicesRepo, access, ingest, clock });
   const heartbeatJob = createPeriodicJob('heartbeat deadlines', Math.min(options.jobIntervalMs ?? 1_000, 1_000), heartbeats.recordMissed, logger);
   const agentsRepo = createAgentsRepository(db.em);
@@ -217,6 +283,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       disconnected: agentsRepo.markDisconnected,
     },
     ingest: observedIngest(ingest, metrics.ingest),
+    watch: createAgentWatch({ sightings: agentSightings, clock, offlineMs: config.alerting.agentOfflineMs, nudge: watchdogJob.nudge, logger }),
     logger,
   });
   replication = replicate({
@@ -224,6 +291,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     hub,
     peers: lease.peers,
     findService: servicesRepo.findById,
+    findServices: servicesRepo.findByIds,
     ruleCache,
     verifiedKeys,
     disconnectAgent: (agentId) => gateway.disconnectAgent(agentId),
@@ -270,11 +338,16 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),
     rules: createRulesService({ rules: rulesRepo, access, rulesChanged: replication.rulesChanged, references }),
     alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, relay, wakeDispatcher, clock }),
-    channels: createChannelsService({ channels: channelsRepo, access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications }),
+    channels: createChannelsService({ channels: channelsRepo, access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications, messages }),
     maintenance: createMaintenanceService(maintenanceRepo, access, references),
+    silences: createSilencesService({ silences: silencesRepo, access, transaction: db.transaction, applier: silenceApplier, boundaryAt: silenceJob.nudge, wakeDispatcher, clock }),
     orgSecrets: createOrgSecretsService({ secrets: orgSecretsRepo, access, box: secretBox, findService: servicesRepo.findById, listener: serviceChanges }),
     escalation: createEscalationService(escalationRepo, access, references),
-    agents: createAgentsService(agentsRepo, access, replication.agentRevoked),
+    agents: createAgentsService(agentsRepo, access, (agentId) => {
+      // A removed agent's alert resolves at the watchdog's next round, which starts now.
+      watchdogJob.nudge(clock.now());
+      return replication!.agentRevoked(agentId);
+    }),
     // grpcPort becomes the bound port once the gRPC server listens (before any request).
     agentInstall: { publicGrpcAddress: config.publicGrpcAddress, grpcPort: config.grpcPort, tls: config.grpcTls !== undefined },
     feed,
@@ -293,5 +366,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   /** Secrets of the first format depend on the JWT secret; moved onto the data key at start. */
   const resealLegacySecrets = () => resealSecrets(createSealedValuesRepository(db.em), secretBox, { onlyLegacy: true });
 
-  return { appDeps, gateway, hub, cluster, lease, followers, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, rollups, rollupJob, resealLegacySecrets, scrapeMetrics };
+  return {
+    appDeps, gateway, hub, cluster, lease, followers, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, rollups, rollupJob, reminderJob, silenceJob, watchdogJob,
+    resealLegacySecrets, scrapeMetrics,
+  };
 }

@@ -77,6 +77,9 @@ const ConfigSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   DEFAULT_PLAN: z.string().refine(isPlan, `must be one of ${Object.keys(PLANS).join(', ')}`).default('free'),
   CHECK_RETENTION_DAYS: z.coerce.number({ message: 'must be a whole number of days' }).int('must be a whole number of days').min(1).max(3650).default(30),
+  FLAP_CHANGES: positiveInt('status changes').max(1000).default(6),
+  FLAP_WINDOW_MINUTES: positiveInt('minutes').max(1440).default(30),
+  AGENT_OFFLINE_SECONDS: positiveInt('seconds').max(86_400).default(60),
   GRPC_TLS_CERT: z.string().min(1).optional(),
   GRPC_TLS_KEY: z.string().min(1).optional(),
   GRPC_TLS_CLIENT_CA: z.string().min(1).optional(),
@@ -117,6 +120,14 @@ const ConfigSchema = z.object({
   METRICS_MAX_SERVICES: positiveInt('services').max(1_000_000).default(10_000),
 });
 
+export interface AlertingSettings {
+  /** A service whose status changes more than this many times within the window is flapping. */
+  readonly flapChanges: number;
+  readonly flapWindowMs: number;
+  /** An agent without a session this long is offline, and alerted on. */
+  readonly agentOfflineMs: number;
+}
+
 export interface Config {
   readonly port: number;
   readonly grpcPort: number;
@@ -134,6 +145,7 @@ export interface Config {
   readonly databasePoolSize: number;
   /** Days raw check results are kept; rollups (uptime, metrics) outlive them. */
   readonly checkRetentionDays: number;
+  readonly alerting: AlertingSettings;
   /** The plan of an organization created by a registration. */
   readonly defaultPlan: string;
   readonly notifications: NotificationSettings;
@@ -224,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     embeddedAgent: c.EMBEDDED_AGENT,
     databasePoolSize: c.DATABASE_POOL_SIZE,
     checkRetentionDays: c.CHECK_RETENTION_DAYS,
+    alerting: { flapChanges: c.FLAP_CHANGES, flapWindowMs: c.FLAP_WINDOW_MINUTES * 60_000, agentOfflineMs: c.AGENT_OFFLINE_SECONDS * 1000 },
     defaultPlan: c.DEFAULT_PLAN,
     grpcTls: c.GRPC_TLS_CERT && c.GRPC_TLS_KEY ? { certFile: c.GRPC_TLS_CERT, keyFile: c.GRPC_TLS_KEY, clientCaFile: c.GRPC_TLS_CLIENT_CA } : undefined,
     publicGrpcAddress: c.PUBLIC_GRPC_ADDRESS,

@@ -23,6 +23,12 @@ export interface RunningControlPlane {
   replicaId: string;
   /** Runs due escalation steps now (tests move the clock first). */
   runEscalations(): Promise<number>;
+  /** Sends the reminders due now (tests move the clock first). */
+  runReminders(): Promise<number>;
+  /** Applies the silences starting or ending now (tests move the clock first). */
+  runSilenceBoundaries(): Promise<number>;
+  /** Runs one round of the watchdog of silent agents and stale services now (tests move the clock first). */
+  runWatchdog(): Promise<number>;
   /** Runs one round of heartbeat deadlines now (tests move the clock first). */
   runHeartbeatDeadlines(): Promise<number>;
   /** Runs one round of partition upkeep and retention now (tests). */
@@ -75,6 +81,9 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   parts.dispatcher.start();
   parts.escalationJob.start();
   parts.heartbeatJob.start();
+  parts.reminderJob.start();
+  parts.silenceJob.start();
+  parts.watchdogJob.start();
   parts.rollupJob.start();
   const metricsUrl = metricsServer ? `http://${displayHost(config.metrics.address!.host)}:${metricsServer.port}/metrics` : `http://${displayHost(config.host)}:${httpPort}/metrics`;
   logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port, metricsUrl }, 'control plane listening');
@@ -92,6 +101,9 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     replicaId: parts.cluster.replicaId,
     runEscalations: () => parts.escalationJob.runOnce(),
     runHeartbeatDeadlines: () => parts.heartbeatJob.runOnce(),
+    runReminders: () => parts.reminderJob.runOnce(),
+    runSilenceBoundaries: () => parts.silenceJob.runOnce(),
+    runWatchdog: () => parts.watchdogJob.runOnce(),
     runRetention: () => parts.retentionJob.runOnce(),
     settleRollups: () => parts.rollups.settle(),
     async stop() {
@@ -111,6 +123,9 @@ export async function startControlPlane(config: Config, logger: Logger, options:
       await parts.cluster.stop();
       await parts.escalationJob.stop();
       await parts.heartbeatJob.stop();
+      await parts.reminderJob.stop();
+      await parts.silenceJob.stop();
+      await parts.watchdogJob.stop();
       await parts.retentionJob.stop();
       await parts.rollupJob.stop();
       await parts.dispatcher.stop();

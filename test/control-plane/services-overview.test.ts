@@ -9,7 +9,7 @@ import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 
 const HOUR = 3_600_000;
-const ROW_KEYS = ['id', 'name', 'check_type', 'endpoint', 'environment', 'tags', 'locations', 'status', 'last_checked_at', 'last_response_time_ms', 'location_statuses', 'trend'];
+const ROW_KEYS = ['id', 'name', 'check_type', 'endpoint', 'environment', 'tags', 'locations', 'status', 'paused', 'stale', 'last_result_at', 'flapping', 'last_checked_at', 'last_response_time_ms', 'location_statuses', 'trend'];
 
 describe('services summary and overview', () => {
   const hour = Math.floor(Date.now() / HOUR) * HOUR;

@@ -7,7 +7,7 @@ import { sql } from '../support/sql.js';
 
 const SERVICE_KEYS = [
   'id', 'organization_id', 'name', 'description', 'environment', 'endpoint', 'check_type', 'check_interval_seconds',
-  'timeout_seconds', 'status', 'tags', 'locations', 'last_checked_at', 'last_response_time_ms', 'created_at', 'updated_at',
+  'timeout_seconds', 'status', 'tags', 'locations', 'last_checked_at', 'last_response_time_ms', 'paused', 'stale', 'last_result_at', 'flapping', 'created_at', 'updated_at',
 ];
 
 const ENDPOINT_BY_FORMAT: Record<string, string> = {

@@ -15,6 +15,7 @@ import { CreateWindowInput, UpdateWindowInput } from '../../control-plane/src/fe
 import { CHANNEL_CONFIG, CHANNEL_TYPES, CreateChannelInput, UpdateChannelInput } from '../../control-plane/src/features/notifications/channels.schema.js';
 import { AddMemberInput, ChangeRoleInput, OrganizationTokenInput, UpdateOrganizationInput } from '../../control-plane/src/features/organizations/organization.routes.js';
 import { CreateServiceInput, UpdateServiceInput } from '../../control-plane/src/features/services/services.schema.js';
+import { BulkServicesInput } from '../../control-plane/src/features/services/bulk-services.schema.js';
 import { CreateSslCertificateInput, UpdateSslCertificateInput } from '../../control-plane/src/features/ssl-certificates/ssl-certificates.schema.js';
 import { CreateStatusPageInput, UpdateStatusPageInput } from '../../control-plane/src/features/status-pages/status-pages.schema.js';
 import { CreateTeamInput, UpdateTeamInput } from '../../control-plane/src/features/teams/teams.schema.js';
@@ -118,6 +119,14 @@ export const WRITE_ROUTES: WriteRoute[] = [
   },
   ...crud('/services', CreateServiceInput, UpdateServiceInput, { hints: serviceHints, target: (f) => f.service, runs: 120 }),
   { method: 'POST', path: '/services/:id/check', target: (f) => f.service, runs: 25 },
+  // Every action but delete, which would leave the routes after it no fixture service.
+  {
+    method: 'POST',
+    path: '/services/bulk',
+    body: BulkServicesInput,
+    runs: 60,
+    hints: (f) => ({ 'ids[]': fc.constant(f.service), action: fc.constantFrom('pause', 'resume', 'add_tags', 'remove_tags', 'set_locations', 'check', 'archive') }),
+  },
   ...crud('/alert-rules', CreateRuleInput, UpdateRuleInput, { hints: ruleHints, target: (f) => f.rule, runs: 100 }),
   { method: 'POST', path: '/alerts/:id/acknowledge', runs: 25 },
   { method: 'POST', path: '/alerts/:id/resolve', runs: 25 },

@@ -18,11 +18,19 @@ const parcelPart = {
   part: z.string().max(PARCEL_PART_CHARS),
 };
 
+/** Service ids in one message about many (with their versions, within a NOTIFY's 8,000 bytes). */
+export const MAX_IDS_PER_MESSAGE = 100;
+const ids = z.array(id).min(1).max(MAX_IDS_PER_MESSAGE);
+
 export const ClusterMessageSchema = z.discriminatedUnion('k', [
   /** A service was created, changed or deleted: agents' assignments follow it. */
   z.object({ k: z.literal('service'), id, v: z.number().int(), removed: z.boolean() }),
   /** Run a service's check now, on whichever agent holds it. */
   z.object({ k: z.literal('run'), id }),
+  /** As `service` for each of many services changed or deleted together (a bulk action); `vs` their versions, in order. */
+  z.object({ k: z.literal('services'), ids, vs: z.array(z.number().int()), removed: z.boolean() }),
+  /** As `run` for each of many services. */
+  z.object({ k: z.literal('runs'), ids }),
   /** Agents of a location came or went: placement there is computed again. */
   z.object({ k: z.literal('placement'), location: z.string() }),
   /** Live events stored as cluster_events row `seq`, about these organizations (absent: too many to name). */

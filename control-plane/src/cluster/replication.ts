@@ -9,7 +9,7 @@ import type { VerifiedKeys } from '../features/api-keys/verified-keys.js';
 import type { ServiceRecord } from '../features/services/service.entity.js';
 import type { ServiceChangeListener } from '../features/services/services.service.js';
 import type { ClusterBus } from './cluster-bus.js';
-import type { ClusterMessage } from './cluster-message.js';
+import { MAX_IDS_PER_MESSAGE, type ClusterMessage } from './cluster-message.js';
 
 export interface ReplicationDeps {
   bus: ClusterBus;
@@ -17,6 +17,8 @@ export interface ReplicationDeps {
   /** The other live replicas, which must confirm revocations and rule changes. */
   peers(): Promise<string[]>;
   findService(serviceId: string): Promise<ServiceRecord | null>;
+  /** The services among these ids that exist, in one read. */
+  findServices(serviceIds: string[]): Promise<ServiceRecord[]>;
   ruleCache: RuleCache;
   verifiedKeys: VerifiedKeys;
   /** Ends this replica's streams of a registered agent. */
@@ -32,7 +34,7 @@ export interface Replication {
   agentRevoked(agentId: string): Promise<void>;
 }
 
-export function replicate({ bus, hub, peers, findService, ruleCache, verifiedKeys, disconnectAgent, logger }: ReplicationDeps): Replication {
+export function replicate({ bus, hub, peers, findService, findServices, ruleCache, verifiedKeys, disconnectAgent, logger }: ReplicationDeps): Replication {
   bus.on('service', async ({ id, v, removed }) => {
     // A replica with no agent has no one to tell, and need not read the service.
     if (hub.onlineAgents() === 0) return;
@@ -42,6 +44,13 @@ export function replicate({ bus, hub, peers, findService, ruleCache, verifiedKey
     else if (removed) hub.serviceRemoved(id, v);
   });
   bus.on('run', ({ id }) => hub.runNow(id));
+  bus.on('services', async ({ ids, vs, removed }) => {
+    if (hub.onlineAgents() === 0) return;
+    // Those not found were deleted since; their own removal message follows.
+    if (!removed) hub.servicesUpserted(await findServices(ids));
+    else ids.forEach((id, i) => hub.serviceRemoved(id, vs[i]!));
+  });
+  bus.on('runs', ({ ids }) => ids.forEach((id) => hub.runNow(id)));
   bus.on('placement', ({ location }) => hub.placementChanged(location));
   bus.on('rules', ({ org }) => ruleCache.invalidate(org));
   bus.on('key', ({ id }) => verifiedKeys.forget(id));
@@ -63,6 +72,11 @@ export function replicate({ bus, hub, peers, findService, ruleCache, verifiedKey
     if (late.length > 0) logger.warn({ kind: message.k, replicas: late }, 'replicas did not confirm a change in time');
   };
 
+  /** The services in messages of at most MAX_IDS_PER_MESSAGE ids each. */
+  const inChunks = (services: ServiceRecord[], message: (chunk: ServiceRecord[]) => ClusterMessage) => {
+    for (let i = 0; i < services.length; i += MAX_IDS_PER_MESSAGE) tell(message(services.slice(i, i + MAX_IDS_PER_MESSAGE)));
+  };
+
   return {
     serviceChanges: {
       serviceUpserted(service) {
@@ -77,6 +91,19 @@ export function replicate({ bus, hub, peers, findService, ruleCache, verifiedKey
       runNow(service) {
         hub.runNow(service.id);
         tell({ k: 'run', id: service.id });
+      },
+      servicesUpserted(services) {
+        if (services.length === 0) return;
+        hub.servicesUpserted(services);
+        inChunks(services, (chunk) => ({ k: 'services', ids: chunk.map((s) => s.id), vs: chunk.map((s) => s.configVersion), removed: false }));
+      },
+      servicesRemoved(services) {
+        for (const service of services) hub.serviceRemoved(service.id, service.configVersion + 1);
+        inChunks(services, (chunk) => ({ k: 'services', ids: chunk.map((s) => s.id), vs: chunk.map((s) => s.configVersion + 1), removed: true }));
+      },
+      servicesRunNow(services) {
+        for (const service of services) hub.runNow(service.id);
+        inChunks(services, (chunk) => ({ k: 'runs', ids: chunk.map((s) => s.id) }));
       },
     },
     async rulesChanged(organizationId) {

@@ -11,7 +11,8 @@ import { servesOrganization } from '../features/agents/agent-sessions.js';
 import { createPendingTestRuns } from '../features/agents/pending-test-runs.js';
 import type { LocalTestRunner, TestRunOutcome } from '../features/agents/test-runs.js';
 import type { AgentSession, AssignmentHub, HubMessage } from '../features/agents/assignment-hub.js';
-import type { AgentResult, IngestService } from '../features/checks/ingest.service.js';
+import type { AgentResult, IngestService } from '../features/result-pipeline/ingest.js';
+import type { AgentWatch } from '../features/watchdog/agent-watch.js';
 import type { Logger } from '../logger.js';
 
 const HELLO_TIMEOUT_MS = 10_000;
@@ -33,6 +34,8 @@ export interface AgentGatewayDeps {
   hub: AssignmentHub;
   ingest: IngestService;
   presence: AgentPresence;
+  /** Every agent's comings and goings, for the watchdog of silent agents. */
+  watch?: AgentWatch;
   logger: Logger;
   /** An agent silent for this long is taken for gone and its services move elsewhere. */
   silenceLimitMs?: number;
@@ -52,7 +55,7 @@ export interface AgentGateway {
   drain(): Promise<void>;
 }
 
-export function createAgentGateway({ auth, hub, ingest, presence, logger, silenceLimitMs = HEARTBEAT_INTERVAL_SECONDS * 3_000 }: AgentGatewayDeps): AgentGateway {
+export function createAgentGateway({ auth, hub, ingest, presence, watch, logger, silenceLimitMs = HEARTBEAT_INTERVAL_SECONDS * 3_000 }: AgentGatewayDeps): AgentGateway {
   const open = new Map<Stream, AgentSession | undefined>();
   const quietly = (work: Promise<void>) => void work.catch((err) => logger.warn({ err }, 'recording agent presence failed'));
   const inFlight = new Set<Promise<void>>();
@@ -98,6 +101,7 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
       if (hello.location !== identity.location) logger.warn({ agentId: identity.agentId, claimed: hello.location, registered: identity.location }, 'agent claims another location than it was registered with');
       quietly(presence.connected(identity.agentId, { version: toStorableText(hello.version), hostname: toStorableText(hello.hostname) }));
     }
+    watch?.arrived({ agentId: session.agentId, organizationId: session.organizationId, registered: identity.kind === 'organization', location: session.location, hostname: toStorableText(hello.hostname) });
     write(call, { payload: { $case: 'welcome', value: { agentId: session.agentId, serverTimeMs: Date.now(), heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS } } });
     logger.info({ agentId: session.agentId, location: session.location, version: hello.version, organizationId: session.organizationId }, 'agent connected');
     void hub.join(session);
@@ -162,6 +166,7 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
     // welcome() already queued the join; the hub's queue runs this leave after it.
     const finishLate = (late: AgentSession) => {
       if (late.organizationId) quietly(presence.disconnected(late.agentId));
+      watch?.left(late.agentId);
       void hub.leave(late);
     };
     const finish = () => {
@@ -173,6 +178,7 @@ export function createAgentGateway({ auth, hub, ingest, presence, logger, silenc
         testRuns.abandon(session.sessionId, 'the agent disconnected before it answered');
         logger.info({ agentId: session.agentId }, 'agent disconnected');
         if (session.organizationId) quietly(presence.disconnected(session.agentId));
+        watch?.left(session.agentId);
         void hub.leave(session);
       }
     };

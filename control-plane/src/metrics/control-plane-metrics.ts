@@ -6,7 +6,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MetricsSettings } from '../config.js';
 import type { PoolUse } from '../db/database.js';
-import type { IngestObserver } from '../features/checks/observed-ingest.js';
+import type { IngestObserver } from '../features/result-pipeline/observed-ingest.js';
 import { CHANNEL_TYPES } from '../features/notifications/channels.schema.js';
 import type { DeliveryObserver } from '../features/notifications/senders/observed-senders.js';
 import type { RequestObserver } from '../http/request-metrics.js';

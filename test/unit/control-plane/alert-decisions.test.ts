@@ -14,7 +14,9 @@ function stored(serviceId: string, serviceStatus: ServiceStatus, fields: Partial
   return {
     id: `r${n}`, serviceId, status: serviceStatus, responseTimeMs: 10, message: '', location: 'a', agentId: 'agent', checkedAt: new Date(n * 1000), adHoc: false,
     details: {}, organizationId: 'org', serviceName: serviceId, serviceEndpoint: 'http://x/', serviceAlerting: false, serviceHasDependents: true, current: true, previousStatus: null, serviceStatus,
-    failingLocations: serviceStatus === 'GREEN' ? 0 : 1, redStreak: serviceStatus === 'RED' ? 1 : 0, failureStreak: serviceStatus === 'GREEN' ? 0 : 1, ...fields,
+    failingLocations: serviceStatus === 'GREEN' ? 0 : 1, redStreak: serviceStatus === 'RED' ? 1 : 0, failureStreak: serviceStatus === 'GREEN' ? 0 : 1,
+    greenStreak: serviceStatus === 'GREEN' ? 1 : 0, flapping: false, startedFlapping: false, serviceWasStale: false,
+    service: { id: serviceId, tags: [], environment: null, locations: ['a'], checkType: 'HTTP' }, ...fields,
   };
 }
 

@@ -9,7 +9,7 @@ function service(id: string, fields: Partial<ServiceRecord> = {}): ServiceRecord
   return {
     id, organizationId: 'org', name: id, description: null, environment: null, endpoint: 'http://x/', checkType: 'HTTP',
     checkIntervalSeconds: 60, timeoutSeconds: 10, tags: [], locations: ['local'], options: {}, status: null,
-    lastCheckedAt: null, lastResponseTimeMs: null, configVersion: 1, createdAt: new Date(), updatedAt: new Date(), ...fields,
+    lastCheckedAt: null, lastResponseTimeMs: null, paused: false, stale: false, flapping: false, configVersion: 1, createdAt: new Date(), updatedAt: new Date(), ...fields,
   };
 }
 
@@ -132,6 +132,30 @@ describe('assignment hub', () => {
       expect(b.held().has('svc-0')).to.equal(true);
       const upsert = b.messages.find((m) => m.kind === 'upsert');
       expect(upsert?.kind === 'upsert' && upsert.assignment.version).to.equal(2);
+    });
+
+    it('drops paused services and gives them back on resume, building the assignments of many in one go', async () => {
+      const built: number[] = [];
+      const h = createAssignmentHub({
+        listForLocation: async () => table,
+        toAssignments: async (list) => {
+          built.push(list.length);
+          return list.map((s) => ({ serviceId: s.id, version: s.configVersion, checkType: s.checkType, endpoint: s.endpoint, intervalSeconds: s.checkIntervalSeconds, timeoutSeconds: s.timeoutSeconds, options: s.options }));
+        },
+        sessions: sessions.forReplica('one'),
+        announce: async () => undefined,
+        logger: createLogger('silent'),
+      });
+      const a = new FakeSession('a');
+      await h.join(a);
+      h.servicesUpserted(table.slice(0, 30).map((s) => ({ ...s, paused: true, configVersion: 2 })));
+      await h.settled();
+      expect(a.held().size).to.equal(10);
+      built.length = 0;
+      h.servicesUpserted(table.slice(0, 30).map((s) => ({ ...s, paused: false, configVersion: 3 })));
+      await h.settled();
+      expect(a.held().size).to.equal(40);
+      expect(built).to.deep.equal([30]);
     });
 
     it('removes a deleted service with a version no lower than the one held', async () => {

@@ -9,7 +9,8 @@ import { Migration } from '@mikro-orm/migrations';
  * - Alerts: a `kind` (a service's status, its missing data, a silent agent or a dark
  *   location), so an alert may have no service or no rule; `silenced_by` names the silence
  *   that keeps it quiet; `remind_at` is when the next reminder is due.
- * - Silences: matchers over services and a time range.
+ * - Silences: matchers over services and a time range; `next_boundary_at` is when the
+ *   silence next starts or ends, so one timer applies it to the alerts it covers.
  */
 export class Migration0020QuietAlerting extends Migration {
   override async up(): Promise<void> {
@@ -28,12 +29,14 @@ export class Migration0020QuietAlerting extends Migration {
         starts_at timestamptz not null,
         ends_at timestamptz not null,
         comment text not null,
+        -- When the silence next starts or ends, until its end has been applied to the alerts.
+        next_boundary_at timestamptz,
         created_by uuid,
         created_at timestamptz not null default now(),
         updated_at timestamptz not null default now()
       );
       create index silences_organization_idx on silences (organization_id, ends_at);
-      create index silences_ends_idx on silences (ends_at);
+      create index silences_boundary_idx on silences (next_boundary_at) where next_boundary_at is not null;
 
       alter table alerts
         alter column service_id drop not null,

@@ -29,6 +29,8 @@ export const MIGRATIONS: readonly MigrationEntry[] = [
   { name: '0018-replica-follows', load: async () => (await import('./0018-replica-follows.js')).Migration0018ReplicaFollows },
   { name: '0019-organization-secrets', load: async () => (await import('./0019-organization-secrets.js')).Migration0019OrganizationSecrets },
   { name: '0020-quiet-alerting', load: async () => (await import('./0020-quiet-alerting.js')).Migration0020QuietAlerting },
+  { name: '0021-recurring-maintenance', load: async () => (await import('./0021-recurring-maintenance.js')).Migration0021RecurringMaintenance },
+  { name: '0022-agent-sightings', load: async () => (await import('./0022-agent-sightings.js')).Migration0022AgentSightings },
 ];
 
 /** The migrations as MikroORM's migrator takes them, their modules loaded. */

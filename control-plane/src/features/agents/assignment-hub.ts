@@ -45,6 +45,8 @@ export interface AssignmentHub {
   join(session: AgentSession): Promise<void>;
   leave(session: AgentSession): Promise<void>;
   serviceUpserted(service: ServiceRecord): void;
+  /** As serviceUpserted for each, with one assignment build for them all (bulk actions). */
+  servicesUpserted(services: ServiceRecord[]): void;
   serviceRemoved(serviceId: string, version: number): void;
   runNow(serviceId: string): void;
   /** Another replica's agents of `location` came or went. */
@@ -74,7 +76,8 @@ export function createAssignmentHub({ listForLocation, toAssignments, sessions: 
   const localLocations = () => [...new Set([...sessions.values()].map((s) => s.session.location))];
 
   function ownerOf(service: ServiceRecord, location: string): SessionState | undefined {
-    if (!service.locations.includes(location)) return undefined;
+    // A paused service is nobody's (listForLocation leaves it out of snapshots too).
+    if (service.paused || !service.locations.includes(location)) return undefined;
     const owner = pickOwner((members.get(location) ?? []).filter((m) => serves(m, service)), service.id);
     return owner && sessions.get(owner.sessionId);
   }
@@ -123,6 +126,24 @@ export function createAssignmentHub({ listForLocation, toAssignments, sessions: 
     updates.forEach(([state], i) => deliver(state, built[snapshot.length + i]!));
   }
 
+  /** Hands each service's assignment to its owners here, and drops it from the sessions that no longer own it. */
+  function upserted(services: ServiceRecord[]): void {
+    void enqueue(async () => {
+      const deliveries: [SessionState, ServiceRecord][] = [];
+      for (const service of services) {
+        for (const state of sessions.values()) {
+          if (ownerOf(service, state.session.location) !== state) drop(state, service.id);
+          else if (stale(state, service)) deliveries.push([state, service]);
+        }
+      }
+      if (deliveries.length === 0) return;
+      // Built once per service, however many locations of this replica own it.
+      const wanted = [...new Set(deliveries.map(([, service]) => service))];
+      const built = new Map((await toAssignments(wanted)).map((assignment, i) => [wanted[i]!, assignment]));
+      for (const [state, service] of deliveries) deliver(state, built.get(service)!);
+    });
+  }
+
   const sameMembers = (a: OnlineAgent[] = [], b: OnlineAgent[]) => a.length === b.length && a.every((m) => b.some((n) => n.sessionId === m.sessionId));
 
   return {
@@ -151,18 +172,8 @@ export function createAssignmentHub({ listForLocation, toAssignments, sessions: 
         await rebalance(session.location);
       });
     },
-    serviceUpserted(service) {
-      void enqueue(async () => {
-        const owners: SessionState[] = [];
-        for (const state of sessions.values()) {
-          if (ownerOf(service, state.session.location) !== state) drop(state, service.id);
-          else if (stale(state, service)) owners.push(state);
-        }
-        if (owners.length === 0) return;
-        const [assignment] = await toAssignments([service]);
-        for (const state of owners) deliver(state, assignment!);
-      });
-    },
+    serviceUpserted: (service) => upserted([service]),
+    servicesUpserted: (services) => upserted(services),
     serviceRemoved(serviceId, version) {
       void enqueue(() => {
         for (const state of sessions.values()) {

@@ -12,7 +12,10 @@ export interface AlertCandidate {
 
 export interface AlertDecisions {
   candidates: AlertCandidate[];
-  /** The latest result of each service back to GREEN, matching no rule and with an alert open: its open alerts resolve. */
+  /**
+   * The latest result of each service back to GREEN, matching no rule, not flapping and with
+   * an alert open: its open alerts resolve once their rule's recovery_threshold is reached.
+   */
   recovered: StoredResult[];
   /** The latest result of each service in the batch. */
   latest: Map<string, StoredResult>;
@@ -34,8 +37,11 @@ export function decideAlerts(rules: readonly AlertRule[], results: readonly Stor
     }
     latest.set(result.serviceId, result);
   }
-  // GREEN is not enough: a latency rule can match a GREEN result.
-  const recovered = [...latest.values()].filter((r) => r.serviceStatus === 'GREEN' && alerting.has(r.serviceId) && !rules.some((rule) => ruleMatches(rule, r)));
+  // GREEN is not enough: a latency rule can match a GREEN result. A flapping service keeps
+  // its alert until it settles, so that people hear of it once.
+  const recovered = [...latest.values()].filter(
+    (r) => r.serviceStatus === 'GREEN' && !r.flapping && alerting.has(r.serviceId) && !rules.some((rule) => ruleMatches(rule, r)),
+  );
   return { candidates: [...candidates.values()], recovered, latest };
 }
 

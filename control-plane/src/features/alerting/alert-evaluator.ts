@@ -1,22 +1,24 @@
 // Runs inside the ingest transaction: opens the alerts a batch of results calls for and
-// resolves those of recovered services, for every organization of the batch at once, in a
-// fixed number of statements (rules come from the in-memory cache). Maintenance windows and
-// RED dependencies (dependency-holds.ts) hold alerts back. It answers the alerts and the
+// resolves those of recovered services (after their rule's recovery_threshold of GREEN
+// results), for every organization of the batch at once, in a fixed number of statements
+// (rules come from the in-memory cache). Maintenance windows and RED dependencies
+// (dependency-holds.ts) hold alerts back. A flapping service is told of once: its alert opens
+// with a flapping notice, or its open alert gets one, and stays open until it settles. Data
+// back from a stale service resolves its no_data alerts. It answers the alerts and the
 // notices the notification planner turns into deliveries.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Tx } from '../../db/tx.js';
 import type { StoredResult } from '../checks/check-result.js';
-import { startEscalation, type NextStep } from '../escalation/escalation-steps.js';
-import type { EscalationRepository } from '../escalation/escalation.repository.js';
 import { coversService, type MaintenanceRepository } from '../maintenance/maintenance.repository.js';
-import { EVERY_CHANNEL, type Notice, type NotificationTargets } from '../notifications/delivery.js';
+import type { Notice } from '../notifications/delivery.js';
 import { isStorm, stormWindowStart } from '../notifications/notification-planner.js';
 import { decideAlerts, dependedOnLeavingRed, type AlertCandidate } from './alert-decisions.js';
 import { heldResult, heldWording } from './dependency-holds.js';
 import type { DependencyHoldsRepository, HoldingParent } from './dependency-holds.repository.js';
 import type { Alert } from './alert.js';
 import type { AlertsRepository, NewAlert } from './alerts.repository.js';
+import type { FirstTargets } from './first-targets.js';
 import type { AlertRule } from './rule.js';
 import type { RuleCache } from './rule-cache.js';
 import type { RulesRepository } from './rules.repository.js';
@@ -33,8 +35,8 @@ export interface AlertEvaluatorDeps {
   cache: RuleCache;
   alerts: AlertsRepository;
   maintenance: MaintenanceRepository;
-  escalation: EscalationRepository;
   holds: DependencyHoldsRepository;
+  firstTargets: FirstTargets;
   clock: Clock;
 }
 
@@ -49,11 +51,14 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     async evaluate(tx, stored) {
       const outcome: AlertOutcome = { fired: [], resolved: [], notices: [] };
       const byOrganization = new Map<string, StoredResult[]>();
+      /** Services with an alert open that a result of the batch set flapping. */
+      const startedFlapping = new Set<string>();
       for (const r of stored) {
         if (!r.current) continue; // a late result neither opens nor resolves anything
         const list = byOrganization.get(r.organizationId);
         if (list) list.push(r);
         else byOrganization.set(r.organizationId, [r]);
+        if (r.startedFlapping && r.serviceAlerting) startedFlapping.add(r.serviceId);
       }
       if (byOrganization.size === 0) return outcome;
       const rules = await deps.cache.forOrganizations([...byOrganization.keys()], (missing) => deps.rules.listEnabledFor(tx, missing));
@@ -72,11 +77,12 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
         candidates.push(candidate);
         latest.set(candidate.result.serviceId, candidate.result);
       }
-      if (candidates.length === 0 && recovered.length === 0) return outcome;
+      const backWithData = [...latest.values()].filter((r) => r.serviceWasStale).map((r) => r.serviceId);
+      if (candidates.length === 0 && recovered.length === 0 && backWithData.length === 0 && startedFlapping.size === 0) return outcome;
 
       const now = clock.now();
       const organizations = [...new Set([...candidates.map((c) => c.result), ...recovered].map((r) => r.organizationId))];
-      const windows = await deps.maintenance.activeFor(tx, organizations, now);
+      const windows = organizations.length > 0 ? await deps.maintenance.activeFor(tx, organizations, now) : new Map();
       const inMaintenance = (serviceId: string) => coversService(windows.get(latest.get(serviceId)!.organizationId) ?? [], serviceId);
       const facts = (serviceId: string) => {
         const r = latest.get(serviceId)!;
@@ -90,22 +96,31 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
       if (opened.length > 0) {
         const byKey = new Map(opening.map((c) => [`${c.rule.id}/${c.result.serviceId}`, c]));
         const candidateOf = (alert: Alert) => byKey.get(`${alert.alertRuleId}/${alert.serviceId}`)!;
-        const ruleOf = (alert: Alert) => candidateOf(alert).rule;
         const storms = await alerts.countOpenedSince(tx, [...new Set(opened.map((a) => a.organizationId))], stormWindowStart(now));
-        const targets = await firstTargets(tx, opened.map((alert) => ({ alert, rule: ruleOf(alert) })), now);
+        const targets = await deps.firstTargets(tx, opened.map((alert) => ({ alert, rule: candidateOf(alert).rule })), now);
         for (const alert of opened) {
-          outcome.notices.push({ event: 'alert_fired', alert, service: facts(alert.serviceId), targets: targets.get(alert.id)!, storm: isStorm(storms.get(alert.organizationId) ?? 0), locations: [candidateOf(alert).result.location] });
+          const { result } = candidateOf(alert);
+          outcome.notices.push({
+            event: result.flapping ? 'alert_flapping' : 'alert_fired', alert, service: facts(alert.serviceId!), targets: targets.get(alert.id)!,
+            storm: isStorm(storms.get(alert.organizationId) ?? 0), locations: [result.location],
+          });
         }
         outcome.fired.push(...opened);
       }
 
-      const resolved = await alerts.resolveOpen(tx, recovered.map((r) => r.serviceId), now);
-      if (resolved.length > 0) {
-        await deps.escalation.clearTimers(tx, resolved.map((a) => a.id));
-        for (const alert of resolved) {
-          if (!inMaintenance(alert.serviceId)) outcome.notices.push({ event: 'alert_resolved', alert, service: facts(alert.serviceId), targets: 'notified', storm: false, locations: [latest.get(alert.serviceId)!.location] });
-        }
-        outcome.resolved.push(...resolved);
+      const recoveries = recovered.map((r) => ({ serviceId: r.serviceId, greenStreak: r.greenStreak }));
+      const resolved = [...(await alerts.resolveRecovered(tx, recoveries, now)), ...(await alerts.resolveOfKind(tx, backWithData, 'no_data', now))];
+      for (const alert of resolved) {
+        const serviceId = alert.serviceId!;
+        if (!inMaintenance(serviceId)) outcome.notices.push({ event: 'alert_resolved', alert, service: facts(serviceId), targets: 'notified', storm: false, locations: [latest.get(serviceId)!.location] });
+      }
+      outcome.resolved.push(...resolved);
+
+      // Those who heard the alert open hear once that its service flaps, then nothing until it settles.
+      const justOpened = new Set(opened.map((a) => a.serviceId));
+      const flapping = [...startedFlapping].filter((id) => !justOpened.has(id) && !inMaintenance(id));
+      for (const alert of await alerts.openOfServices(tx, flapping)) {
+        outcome.notices.push({ event: 'alert_flapping', alert, service: facts(alert.serviceId!), targets: 'notified', storm: false, locations: [latest.get(alert.serviceId!)!.location] });
       }
       return outcome;
     },
@@ -127,54 +142,28 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     }
     return held;
   }
-
-  /**
-   * Whom each opened alert notifies first: its rule's channels and teams, else its escalation
-   * policy's first step (starting the policy's timer), else every channel.
-   */
-  async function firstTargets(tx: Tx, opened: { alert: Alert; rule: AlertRule }[], now: Date): Promise<Map<string, NotificationTargets>> {
-    const targets = new Map<string, NotificationTargets>();
-    const policyIds = new Set<string>();
-    for (const { alert, rule } of opened) {
-      const { channel_ids: channels, team_ids: teams, escalation_policy_id: policyId } = rule.condition;
-      if (channels || teams) targets.set(alert.id, { channels: channels ?? [], teams: teams ?? [], recipients: [] });
-      else if (policyId) policyIds.add(policyId);
-      else targets.set(alert.id, EVERY_CHANNEL);
-    }
-    if (policyIds.size === 0) return targets;
-    const policies = await deps.escalation.findMany(tx, [...policyIds]);
-    const timers: (NextStep & { alertId: string; policyId: string })[] = [];
-    for (const { alert, rule } of opened) {
-      if (targets.has(alert.id)) continue;
-      const policy = policies.get(rule.condition.escalation_policy_id!);
-      // A policy of another organization is never used, as if it had been deleted.
-      if (!policy || policy.organizationId !== rule.organizationId) {
-        targets.set(alert.id, EVERY_CHANNEL);
-        continue;
-      }
-      const { notifyNow, timer } = startEscalation(policy, now);
-      targets.set(alert.id, notifyNow);
-      if (timer) timers.push({ ...timer, alertId: alert.id, policyId: policy.id });
-    }
-    await deps.escalation.setTimers(tx, timers);
-    return targets;
-  }
 }
 
 const CHECK_VERDICT = { RED: 'check failed', YELLOW: 'check slow', GREEN: 'check matched' } as const;
 
 function newAlert(rule: AlertRule, result: StoredResult, now: Date, heldBy?: HoldingParent[]): NewAlert {
+  const repeatMinutes = rule.condition.repeat_interval_minutes;
   return {
     id: randomUUID(),
     organizationId: result.organizationId,
+    kind: 'service',
     serviceId: result.serviceId,
     serviceName: result.serviceName,
     alertRuleId: rule.id,
+    agentId: null,
+    location: null,
     severity: rule.severity,
     title: `${result.serviceName} is ${result.serviceStatus}`,
     message: `${CHECK_VERDICT[result.status]}: ${result.message} (response time ${Math.round(result.responseTimeMs)} ms, location ${result.location}, rule "${rule.name}")${
       heldBy ? `; ${heldWording(heldBy)}` : ''
     }`,
+    silencedBy: null,
     firedAt: now,
+    remindAt: repeatMinutes ? new Date(now.getTime() + repeatMinutes * 60_000) : null,
   };
 }

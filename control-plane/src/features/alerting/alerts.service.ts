@@ -51,7 +51,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
       if (!alert) return null;
       await deps.escalation.clearTimers(tx, [alert.id]);
       const event = to === 'acknowledged' ? 'alert_acknowledged' : 'alert_resolved';
-      await deps.planner.plan(tx, [{ event, alert, ...(await alerts.noticeFacts(tx, alert.serviceId)), targets: 'notified', storm: false }]);
+      await deps.planner.plan(tx, [{ event, alert, ...(await alerts.noticeFacts(tx, alert)), targets: 'notified', storm: false }]);
       const announced: OrganizationEvent = { type: event, organizationId, data: toAlertJson(alert) };
       await deps.relay.relay(tx, [announced]);
       return { alert, announced };

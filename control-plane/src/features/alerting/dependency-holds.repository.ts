@@ -4,6 +4,7 @@
 // the same edges.
 import type { ServiceStatus } from '../../../../shared/src/status.js';
 import { queryBound, type Tx } from '../../db/tx.js';
+import type { SelectableService } from '../services/service-selector.js';
 
 export interface HoldingParent {
   id: string;
@@ -20,6 +21,10 @@ export interface HeldDependent {
   failingLocations: number;
   redStreak: number;
   failureStreak: number;
+  greenStreak: number;
+  flapping: boolean;
+  /** What rule selectors read of the service. */
+  service: SelectableService;
   /** The latest result of the service. */
   result: { id: string; status: ServiceStatus; message: string; location: string; agentId: string; responseTimeMs: number; checkedAt: Date };
   /** The recovered parents it depends on (whose RED held its alerts). */
@@ -40,7 +45,8 @@ const RED_DEPENDENCIES_SQL = `select d.service_id, p.id, p.name from service_dep
    where d.service_id = any(?::uuid[]) and p.status = 'RED' order by d.service_id, d.position`;
 
 // Failing locations as the status rule counts them: the latest non-GREEN result of each location the service is checked from.
-const HELD_DEPENDENTS_SQL = `select s.id, s.organization_id, s.name, s.endpoint, s.status, s.red_streak, s.failure_streak,
+const HELD_DEPENDENTS_SQL = `select s.id, s.organization_id, s.name, s.endpoint, s.status, s.red_streak, s.failure_streak, s.green_streak, s.flapping,
+       s.tags, s.environment, s.locations, s.check_type,
        (select count(*) from service_location_status l
          where l.service_id = s.id and l.status <> 'GREEN' and l.location in (select jsonb_array_elements_text(s.locations)))::int as failing,
        r.id as result_id, r.status as result_status, r.message, r.location, r.agent_id, r.response_time_ms, r.checked_at,
@@ -51,7 +57,7 @@ const HELD_DEPENDENTS_SQL = `select s.id, s.organization_id, s.name, s.endpoint,
   join lateral (select r.id, r.status, r.message, r.location, r.agent_id, r.response_time_ms, r.checked_at
                   from check_results r where r.service_id = s.id order by r.checked_at desc, r.id desc limit 1) r on true
  where s.id in (select d.service_id from service_dependencies d where d.depends_on_id = any(?::uuid[]))
-   and s.status is not null
+   and s.status is not null and not s.paused
    and not (s.id = any(?::uuid[]))
    and not exists (select 1 from service_dependencies d join services p on p.id = d.depends_on_id where d.service_id = s.id and p.status = 'RED')
  order by s.id`;
@@ -64,6 +70,12 @@ interface HeldRow {
   status: ServiceStatus;
   red_streak: number;
   failure_streak: number;
+  green_streak: number;
+  flapping: boolean;
+  tags: string[] | null;
+  environment: string | null;
+  locations: string[] | null;
+  check_type: string;
   failing: number;
   result_id: string;
   result_status: ServiceStatus;
@@ -103,6 +115,9 @@ export function createDependencyHoldsRepository(): DependencyHoldsRepository {
         failingLocations: Number(r.failing),
         redStreak: Number(r.red_streak),
         failureStreak: Number(r.failure_streak),
+        greenStreak: Number(r.green_streak),
+        flapping: r.flapping,
+        service: { id: r.id, tags: r.tags ?? [], environment: r.environment, locations: r.locations ?? [], checkType: r.check_type },
         result: {
           id: r.result_id,
           status: r.result_status,

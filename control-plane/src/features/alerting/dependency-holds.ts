@@ -24,6 +24,11 @@ export function heldResult(h: HeldDependent): StoredResult {
     failingLocations: h.failingLocations,
     redStreak: h.redStreak,
     failureStreak: h.failureStreak,
+    greenStreak: h.greenStreak,
+    flapping: h.flapping,
+    startedFlapping: false,
+    service: h.service,
+    serviceWasStale: false,
   };
 }
 

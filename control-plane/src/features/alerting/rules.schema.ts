@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AlertRule } from './rule.js';
 import { readOnly } from '../../http/validate.js';
+import { ServiceSelectorSchema } from '../services/service-selector.js';
 
 const uuid = (field: string) => z.uuid({ message: `${field} must be a UUID` });
 
@@ -21,18 +22,43 @@ export const RuleCondition = z.looseObject({
   channel_ids: z.array(uuid('each channel id')).max(50).nullable().optional(),
   // Every member of these teams gets an e-mail.
   team_ids: z.array(uuid('each team id')).max(50).nullable().optional(),
+  // Instead of service_id: every service these matchers select, including services created later.
+  selector: ServiceSelectorSchema.nullable().optional(),
+  recovery_threshold: z
+    .number({ message: 'recovery_threshold must be an integer' })
+    .int('recovery_threshold must be an integer')
+    .min(1, 'recovery_threshold must be at least 1')
+    .max(20, 'recovery_threshold must be at most 20')
+    .optional(),
+  repeat_interval_minutes: z
+    .number({ message: 'repeat_interval_minutes must be an integer' })
+    .int('repeat_interval_minutes must be an integer')
+    .min(1, 'repeat_interval_minutes must be at least 1')
+    .max(10_080, 'repeat_interval_minutes must be at most 10080 (a week)')
+    .nullable()
+    .optional(),
+  no_data: z.boolean({ message: 'no_data must be true or false' }).optional(),
+  agent_offline: z.boolean({ message: 'agent_offline must be true or false' }).optional(),
 }).refine((c) => Buffer.byteLength(JSON.stringify(c)) <= MAX_CONDITION_BYTES, `condition must be at most ${MAX_CONDITION_BYTES / 1024} KiB of JSON`);
 
 const severity = z.enum(['critical', 'warning', 'info'], { message: 'severity must be critical, warning or info' });
 const name = z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200);
 
-export const CreateRuleInput = z.strictObject({
-  service_id: uuid('service_id').nullable().optional(),
-  name,
-  severity,
-  condition: RuleCondition.default({}),
-  enabled: z.boolean().default(true),
-});
+/** A rule covers one service (service_id), the services a selector picks, or all: never both. */
+export const ONE_SCOPE = 'a rule takes service_id or condition.selector, not both';
+// Fresh options for each schema: zod takes them over.
+const oneScopeIssue = () => ({ message: ONE_SCOPE, path: ['condition', 'selector'] });
+const oneScope = (r: { service_id?: string | null; condition?: { selector?: unknown } }) => !(r.service_id && r.condition?.selector);
+
+export const CreateRuleInput = z
+  .strictObject({
+    service_id: uuid('service_id').nullable().optional(),
+    name,
+    severity,
+    condition: RuleCondition.default({}),
+    enabled: z.boolean().default(true),
+  })
+  .refine(oneScope, oneScopeIssue());
 export type CreateRuleInput = z.infer<typeof CreateRuleInput>;
 
 export const UpdateRuleInput = z.strictObject({
@@ -42,7 +68,7 @@ export const UpdateRuleInput = z.strictObject({
   severity: severity.optional(),
   condition: RuleCondition.optional(),
   enabled: z.boolean().optional(),
-});
+}).refine(oneScope, oneScopeIssue());
 export type UpdateRuleInput = z.infer<typeof UpdateRuleInput>;
 
 export const ListRulesQuery = z.strictObject({ service_id: uuid('service_id').optional() });
@@ -65,10 +91,10 @@ export const RuleJson = z
   .object({
     id: z.uuid(),
     organization_id: z.uuid(),
-    service_id: z.uuid().nullable().meta({ description: 'null: every service of the organization' }),
+    service_id: z.uuid().nullable().meta({ description: 'null: the services condition.selector picks, or every service of the organization' }),
     name: z.string(),
     severity,
-    condition: z.record(z.string(), z.unknown()).meta({ description: 'As sent: statuses, consecutive_failures, response_time_ms_above, min_failing_locations, escalation_policy_id, channel_ids, team_ids; unknown keys are kept' }),
+    condition: z.record(z.string(), z.unknown()).meta({ description: 'As sent: statuses, consecutive_failures, response_time_ms_above, min_failing_locations, escalation_policy_id, channel_ids, team_ids, selector, recovery_threshold, repeat_interval_minutes, no_data, agent_offline; unknown keys are kept' }),
     enabled: z.boolean(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

@@ -1,12 +1,13 @@
-// Alert rules (API.md "Alert rules"). A rule with a service covers that service; one
-// without covers every service of the organization. Referenced ids must be the org's own.
+// Alert rules (API.md "Alert rules"). A rule with a service covers that service; one with a
+// selector the services it picks; one with neither every service of the organization.
+// Referenced ids must be the org's own.
 import { randomUUID } from 'node:crypto';
-import { notFound } from '../../errors.js';
+import { notFound, validationFailed } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { References } from '../organizations/references.js';
 import type { AlertRule, RuleCondition } from './rule.js';
-import type { CreateRuleInput, UpdateRuleInput } from './rules.schema.js';
+import { ONE_SCOPE, type CreateRuleInput, type UpdateRuleInput } from './rules.schema.js';
 import type { RulesRepository } from './rules.repository.js';
 
 export interface RulesServiceDeps {
@@ -62,6 +63,8 @@ export function createRulesService({ rules, access, rulesChanged, references }: 
 
     async update(actor: Actor, ruleId: string, input: UpdateRuleInput): Promise<AlertRule> {
       const current = await findWritable(actor, ruleId);
+      const serviceId = input.service_id !== undefined ? input.service_id : current.serviceId;
+      if (serviceId && (input.condition ?? current.condition).selector) throw validationFailed(ONE_SCOPE, [{ path: 'condition.selector', message: ONE_SCOPE }]);
       await checkReferences(current.organizationId, input.service_id, input.condition);
       const updated = await rules.update(ruleId, {
         ...(input.service_id !== undefined ? { serviceId: input.service_id } : {}),

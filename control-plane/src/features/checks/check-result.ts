@@ -1,6 +1,7 @@
 // A check result on its way through ingest: as an agent reported it, then as stored, with
 // what it did to its service's status.
 import type { ServiceStatus } from '../../../../shared/src/status.js';
+import type { SelectableService } from '../services/service-selector.js';
 import type { StatusStep } from './service-status.js';
 
 export interface IncomingResult {
@@ -27,4 +28,8 @@ export interface StoredResult extends Omit<IncomingResult, 'agentOrganizationId'
   serviceAlerting: boolean;
   /** Other services depend on it: its leaving RED may release alerts it held back. */
   serviceHasDependents: boolean;
+  /** The service as selectors of rules and silences read it; one object per service of the batch. */
+  service: SelectableService;
+  /** The service was stale (no result for three intervals) when the batch began. */
+  serviceWasStale: boolean;
 }

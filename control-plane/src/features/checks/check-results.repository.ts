@@ -1,11 +1,12 @@
 // SQL of the ingest transaction, nothing else: lock and read the services a batch is about,
 // insert the results (idempotent on the result's key), write the states the batch moved and
 // append its results to the rollup backlog. Each is one statement whatever the batch holds;
-// ingest.service.ts tells the story.
+// the result pipeline (features/result-pipeline) tells the story.
 import type { ServiceStatus } from '../../../../shared/src/status.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { queryBound, type Tx } from '../../db/tx.js';
 import type { IncomingResult } from './check-result.js';
+import type { SelectableService } from '../services/service-selector.js';
 import { hasMoved, type ServiceState } from './service-status.js';
 
 export interface CheckResultsRepository {
@@ -26,6 +27,11 @@ export interface CheckResultsRepository {
 
 export interface LockedService {
   state: ServiceState;
+  /** What selectors of rules and silences read of the service. */
+  traits: SelectableService;
+  /** Paused: its results are stored but move nothing. */
+  paused: boolean;
+  stale: boolean;
   /** An alert of the service is open: a recovery has something to resolve. */
   alerting: boolean;
   /** Other services depend on it (service-dependencies): its leaving RED needs their held alerts judged. */
@@ -38,7 +44,19 @@ export function createCheckResultsRepository(): CheckResultsRepository {
       // FOR NO KEY UPDATE: alerts inserted later in the transaction reference these rows, and a
       // service deleted meanwhile (a key change) waits for the batch or is skipped by it.
       const [row] = await queryBound<{ locked: LockedRow[] | null }>(tx, LOCK_SQL, [`{${serviceIds.join(',')}}`]);
-      return new Map((row?.locked ?? []).map((r) => [r.id, { state: toState(r), alerting: r.alerting, hasDependents: r.has_dependents }]));
+      return new Map(
+        (row?.locked ?? []).map((r) => [
+          r.id,
+          {
+            state: toState(r),
+            traits: { id: r.id, tags: r.tags ?? [], environment: r.environment, locations: r.locations ?? [], checkType: r.check_type },
+            paused: r.paused,
+            stale: r.stale,
+            alerting: r.alerting,
+            hasDependents: r.has_dependents,
+          },
+        ]),
+      );
     },
 
     async insert(tx, results) {
@@ -73,7 +91,10 @@ export function createCheckResultsRepository(): CheckResultsRepository {
           const l = s.byLocation.get(location)!;
           locations.push({ service_id: id, location, status: l.status, checked_at: l.checkedAt.toISOString(), response_time_ms: l.responseTimeMs });
         }
-        services.push({ id, status: s.status, checked_at: s.lastCheckedAt?.toISOString() ?? null, response_time_ms: s.lastResponseTimeMs, red_streak: s.redStreak, failure_streak: s.failureStreak });
+        services.push({
+          id, status: s.status, checked_at: s.lastCheckedAt?.toISOString() ?? null, response_time_ms: s.lastResponseTimeMs, red_streak: s.redStreak, failure_streak: s.failureStreak,
+          green_streak: s.greenStreak, flapping: s.flapping, status_changes: s.statusChanges,
+        });
       }
       await queryBound(tx, SAVE_SQL, [JSON.stringify(locations), JSON.stringify(services), backlog]);
     },
@@ -115,6 +136,14 @@ interface LockedRow {
   last_response_time_ms: number | null;
   red_streak: number;
   failure_streak: number;
+  green_streak: number;
+  flapping: boolean;
+  status_changes: number[];
+  tags: string[] | null;
+  environment: string | null;
+  check_type: string;
+  paused: boolean;
+  stale: boolean;
   alerting: boolean;
   has_dependents: boolean;
   latest: { location: string; status: ServiceStatus; checked_at: string; response_time_ms: number | null }[];
@@ -124,7 +153,8 @@ interface LockedRow {
 // back as one JSON value: parsing it costs a fraction of decoding hundreds of rows field by field.
 const LOCK_SQL = `select json_agg(locked) as locked from (
     select s.id, s.organization_id, s.name, s.endpoint, s.status, s.locations, s.options->'min_failing_locations' as min_failing,
-           s.last_checked_at, s.last_response_time_ms, s.red_streak, s.failure_streak,
+           s.last_checked_at, s.last_response_time_ms, s.red_streak, s.failure_streak, s.green_streak, s.flapping, s.status_changes,
+           s.tags, s.environment, s.check_type, s.paused, s.stale,
            exists (select 1 from alerts a where a.service_id = s.id and a.status in ('firing', 'acknowledged')) as alerting,
            exists (select 1 from service_dependencies d where d.depends_on_id = s.id) as has_dependents,
            coalesce((select json_agg(json_build_object('location', l.location, 'status', l.status, 'checked_at', l.checked_at, 'response_time_ms', l.response_time_ms))
@@ -144,6 +174,9 @@ function toState(r: LockedRow): ServiceState {
     lastResponseTimeMs: r.last_response_time_ms,
     redStreak: Number(r.red_streak),
     failureStreak: Number(r.failure_streak),
+    greenStreak: Number(r.green_streak),
+    flapping: r.flapping,
+    statusChanges: r.status_changes ?? [],
     movedLocations: new Set(),
   };
 }
@@ -191,8 +224,10 @@ const SAVE_SQL = `with locations as (
     on conflict (service_id, location) do update set status = excluded.status, checked_at = excluded.checked_at, response_time_ms = excluded.response_time_ms
   ), services as (
     update services s set status = v.status, last_checked_at = v.checked_at, last_response_time_ms = v.response_time_ms,
-           red_streak = v.red_streak, failure_streak = v.failure_streak
-      from json_to_recordset(?::json) as v (id uuid, status text, checked_at timestamptz, response_time_ms float8, red_streak int, failure_streak int)
+           red_streak = v.red_streak, failure_streak = v.failure_streak, green_streak = v.green_streak, flapping = v.flapping,
+           status_changes = v.status_changes, stale = false
+      from json_to_recordset(?::json) as v (id uuid, status text, checked_at timestamptz, response_time_ms float8, red_streak int, failure_streak int,
+           green_streak int, flapping boolean, status_changes jsonb)
      where s.id = v.id
   ), backlog as (
     insert into rollup_backlog (results) values (?)

@@ -32,10 +32,11 @@ export function createEscalationJob(deps: {
     let notified = 0;
     await deps.escalation.withDueTimers(deps.clock.now(), BATCH, async (tx, due) => {
       const alert = await deps.alerts.findInTx(tx, due.alertId);
-      if (!alert || alert.status !== 'firing') return deps.escalation.clearTimers(tx, [due.alertId]);
+      // A silenced alert's policy starts again from its first step when the silence ends.
+      if (!alert || alert.status !== 'firing' || alert.silencedBy) return deps.escalation.clearTimers(tx, [due.alertId]);
       const step = due.policy.steps[due.stepIndex];
       if (step) {
-        notified += await deps.planner.plan(tx, [{ event: 'alert_fired', alert, ...(await deps.alerts.noticeFacts(tx, alert.serviceId)), targets: stepTargets(step), storm: false }]);
+        notified += await deps.planner.plan(tx, [{ event: 'alert_fired', alert, ...(await deps.alerts.noticeFacts(tx, alert)), targets: stepTargets(step), storm: false }]);
       }
       const next = nextStep(due.policy, due.stepIndex, due.round, due.dueAt);
       if (next) await deps.escalation.setTimers(tx, [{ alertId: alert.id, policyId: due.policy.id, ...next }]);

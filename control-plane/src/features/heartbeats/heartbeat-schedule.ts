@@ -14,7 +14,8 @@ export interface Expectation {
   deadlineAt: Date | null;
 }
 
-function cronOf(schedule: string, timezone: string): Cron {
+/** The one way a schedule is read (maintenance windows share it): same fields, same DST rules. */
+export function cronOf(schedule: string, timezone: string): Cron {
   // 5 fields, or 6 with seconds first; croner's nicknames (@daily, @hourly...) too.
   return new Cron(schedule, { timezone, mode: '5-or-6-parts', paused: true });
 }

@@ -2,7 +2,7 @@
 // each occurrence of a cron schedule (in a time zone); exactly one of the two is set.
 import { z } from 'zod';
 import { readOnly } from '../../http/validate.js';
-import { canonicalTimezone, scheduleProblem } from './heartbeat-schedule.js';
+import { scheduleField, timezoneField } from './schedule-fields.js';
 
 const MAX_RUNTIME_SECONDS = 7 * 86_400;
 
@@ -13,29 +13,13 @@ const seconds = (field: string, min: number, max = 30 * 86_400) =>
     .min(min, `${field} must be at least ${min}`)
     .max(max, `${field} must be at most ${max}`);
 
-const schedule = z
-  .string({ message: 'schedule must be a string' })
-  .trim()
-  .min(1, 'schedule must not be empty')
-  .max(200, 'schedule must be at most 200 characters')
-  .superRefine((value, ctx) => {
-    const problem = scheduleProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .meta({
-    description:
-      'A cron expression: 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds first, or a nickname (@hourly, @daily, @weekly, @monthly, @yearly). A ping is expected at each occurrence.',
-    example: '30 2 * * *',
-  });
+const schedule = scheduleField({
+  description:
+    'A cron expression: 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds first, or a nickname (@hourly, @daily, @weekly, @monthly, @yearly). A ping is expected at each occurrence.',
+  example: '30 2 * * *',
+});
 
-const timezone = z
-  .string({ message: 'timezone must be an IANA time zone, e.g. Europe/Berlin' })
-  .transform((value, ctx) => {
-    const canonical = canonicalTimezone(value);
-    if (canonical === null) ctx.addIssue({ code: 'custom', message: 'timezone must be an IANA time zone, e.g. Europe/Berlin' });
-    return canonical ?? value;
-  })
-  .meta({ description: 'The IANA time zone the schedule is read in (only with schedule; default UTC)', example: 'Europe/Berlin' });
+const timezone = timezoneField;
 
 const fields = {
   name: z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200),

@@ -8,7 +8,7 @@ import type { CheckType, InternalKindName } from '../../../../shared/src/check-t
 import type { Clock } from '../../clock.js';
 import { notFound, validationFailed } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
-import type { IngestService } from '../checks/ingest.service.js';
+import type { IngestService } from '../result-pipeline/ingest.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { ServicesRepository } from '../services/services.repository.js';
 import { expectationAfter, expectationAfterMiss, regraced, typicalIntervalSeconds, type Expectation, type HeartbeatTiming } from './heartbeat-schedule.js';

@@ -1,36 +1,39 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tx } from '../../db/tx.js';
+import { isOpenAt, type WindowTiming } from './maintenance-schedule.js';
 
-export interface MaintenanceWindow {
-  id: string;
-  organizationId: string;
+interface WindowFields {
   name: string;
-  startsAt: Date;
-  endsAt: Date;
+  /** Empty: every service of the organization. */
   serviceIds: string[];
-  createdAt: Date;
-  updatedAt: Date;
 }
 
+export type NewWindow = { id: string; organizationId: string } & WindowFields & WindowTiming;
+export type MaintenanceWindow = NewWindow & { createdAt: Date; updatedAt: Date };
+
 export interface MaintenanceRepository {
-  insert(w: Omit<MaintenanceWindow, 'createdAt' | 'updatedAt'>): Promise<MaintenanceWindow>;
+  insert(w: NewWindow): Promise<MaintenanceWindow>;
   find(organizationId: string, id: string): Promise<MaintenanceWindow | null>;
   list(organizationId: string): Promise<MaintenanceWindow[]>;
-  update(id: string, w: Pick<MaintenanceWindow, 'name' | 'startsAt' | 'endsAt' | 'serviceIds'>): Promise<MaintenanceWindow>;
+  update(id: string, w: WindowFields & WindowTiming): Promise<MaintenanceWindow>;
   delete(id: string): Promise<void>;
   /** The windows of each organization open at `at`, read inside the ingest transaction. */
   activeFor(tx: Tx, organizationIds: string[], at: Date): Promise<Map<string, MaintenanceWindow[]>>;
 }
 
-const COLUMNS = 'id, organization_id, name, starts_at, ends_at, service_ids, created_at, updated_at';
+const COLUMNS = 'id, organization_id, name, starts_at, ends_at, schedule, timezone, duration_minutes, service_ids, created_at, updated_at';
+
+const timingParams = (w: WindowTiming) => [w.startsAt?.toISOString() ?? null, w.endsAt?.toISOString() ?? null, w.schedule, w.timezone, w.durationMinutes];
 
 export function createMaintenanceRepository(em: () => EntityManager): MaintenanceRepository {
   const run = (sql: string, params: unknown[], tx: EntityManager = em()) => tx.execute<Record<string, unknown>[]>(sql, params);
   return {
     async insert(w) {
-      const [row] = await run(`insert into maintenance_windows (id, organization_id, name, starts_at, ends_at, service_ids) values (?, ?, ?, ?, ?, ?::jsonb) returning ${COLUMNS}`, [
-        w.id, w.organizationId, w.name, w.startsAt.toISOString(), w.endsAt.toISOString(), JSON.stringify(w.serviceIds),
-      ]);
+      const [row] = await run(
+        `insert into maintenance_windows (id, organization_id, name, starts_at, ends_at, schedule, timezone, duration_minutes, service_ids)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb) returning ${COLUMNS}`,
+        [w.id, w.organizationId, w.name, ...timingParams(w), JSON.stringify(w.serviceIds)],
+      );
       return fromRow(row!);
     },
     async find(organizationId, id) {
@@ -38,23 +41,32 @@ export function createMaintenanceRepository(em: () => EntityManager): Maintenanc
       return row ? fromRow(row) : null;
     },
     async list(organizationId) {
-      return (await run(`select ${COLUMNS} from maintenance_windows where organization_id = ? order by starts_at, id`, [organizationId])).map(fromRow);
+      // One-off windows by start, then recurring ones in the order they were made.
+      return (await run(`select ${COLUMNS} from maintenance_windows where organization_id = ? order by starts_at nulls last, created_at, id`, [organizationId])).map(fromRow);
     },
     async update(id, w) {
-      const [row] = await run(`update maintenance_windows set name = ?, starts_at = ?, ends_at = ?, service_ids = ?::jsonb, updated_at = now() where id = ? returning ${COLUMNS}`, [
-        w.name, w.startsAt.toISOString(), w.endsAt.toISOString(), JSON.stringify(w.serviceIds), id,
-      ]);
+      const [row] = await run(
+        `update maintenance_windows set name = ?, starts_at = ?, ends_at = ?, schedule = ?, timezone = ?, duration_minutes = ?, service_ids = ?::jsonb, updated_at = now()
+         where id = ? returning ${COLUMNS}`,
+        [w.name, ...timingParams(w), JSON.stringify(w.serviceIds), id],
+      );
       return fromRow(row!);
     },
     async delete(id) {
       await run('delete from maintenance_windows where id = ?', [id]);
     },
     async activeFor(tx, organizationIds, at) {
-      const rows = await run(`select ${COLUMNS} from maintenance_windows where organization_id = any(?::uuid[]) and starts_at <= ? and ends_at > ?`, [
-        `{${organizationIds.join(',')}}`, at.toISOString(), at.toISOString(),
-      ], tx);
+      // SQL settles one-off windows; only the recurring windows of these organizations cost a
+      // cron step each (tens of microseconds), inside the ingest transaction.
+      const rows = await run(
+        `select ${COLUMNS} from maintenance_windows
+         where organization_id = any(?::uuid[]) and (schedule is not null or (starts_at <= ? and ends_at > ?))`,
+        [`{${organizationIds.join(',')}}`, at.toISOString(), at.toISOString()],
+        tx,
+      );
       const windows = new Map<string, MaintenanceWindow[]>();
       for (const w of rows.map(fromRow)) {
+        if (w.schedule !== null && !isOpenAt(w, at)) continue;
         const list = windows.get(w.organizationId);
         if (list) list.push(w);
         else windows.set(w.organizationId, [w]);
@@ -69,14 +81,17 @@ export function coversService(windows: MaintenanceWindow[], serviceId: string): 
 }
 
 function fromRow(r: Record<string, unknown>): MaintenanceWindow {
-  return {
+  const base = {
     id: String(r.id),
     organizationId: String(r.organization_id),
     name: String(r.name),
-    startsAt: new Date(r.starts_at as string),
-    endsAt: new Date(r.ends_at as string),
     serviceIds: (r.service_ids ?? []) as string[],
     createdAt: new Date(r.created_at as string),
     updatedAt: new Date(r.updated_at as string),
   };
+  // The table's check constraint keeps exactly one form.
+  if (r.schedule === null || r.schedule === undefined) {
+    return { ...base, startsAt: new Date(r.starts_at as string), endsAt: new Date(r.ends_at as string), schedule: null, timezone: null, durationMinutes: null };
+  }
+  return { ...base, startsAt: null, endsAt: null, schedule: String(r.schedule), timezone: String(r.timezone), durationMinutes: Number(r.duration_minutes) };
 }

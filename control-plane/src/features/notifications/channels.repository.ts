@@ -11,6 +11,8 @@ export interface ChannelsRepository {
   countOwned(organizationId: string, channelIds: string[]): Promise<number>;
   /** The enabled channels of the organizations, read in the caller's transaction. */
   enabledFor(tx: Tx, organizationIds: string[]): Promise<Channel[]>;
+  /** For the `organization` of message templates. */
+  organizationName(organizationId: string): Promise<string | null>;
 }
 
 const COLUMNS = 'id, organization_id, name, channel_type, config, enabled, created_at, updated_at';
@@ -55,6 +57,10 @@ export function createChannelsRepository(em: () => EntityManager): ChannelsRepos
         `{${organizationIds.join(',')}}`,
       ]);
       return rows.map(fromRow);
+    },
+    async organizationName(organizationId) {
+      const [row] = await run('select name from organizations where id = ?', [organizationId]);
+      return row ? String(row.name) : null;
     },
   };
 }

@@ -3,6 +3,7 @@ import { SECRET_CONFIG_KEYS, maskSecret } from '../../../../shared/src/channel-s
 import { httpHeaders } from '../../../../shared/src/http-headers.js';
 import type { Channel } from './channel.js';
 import { readOnly } from '../../http/validate.js';
+import { TEMPLATE_DESCRIPTION } from './channel-template.schema.js';
 import { CHAT_PROVIDER_CONFIG, GENERIC_CHAT_CONFIG, GENERIC_PAGER_CONFIG, PAGER_PROVIDER_CONFIG } from './channel-providers.schema.js';
 
 const httpUrl = (field: string) =>
@@ -30,7 +31,8 @@ export const CHANNEL_TYPES = Object.keys(CHANNEL_CONFIG) as ChannelType[];
 const CONFIG_SHAPES =
   'By type: chat {webhook_url} or, with provider, slack/discord/teams/mattermost/google_chat {provider, webhook_url}, telegram {provider, bot_token, chat_id, api_url?}, ' +
   'ntfy {provider, server_url, topic, token?}, gotify {provider, server_url, token}, pushover {provider, token, user, api_url?}; ' +
-  'pager {integration_key} or {provider: pagerduty, integration_key} or {provider: opsgenie, api_key, region? (us|eu), api_url?}; sms {to}, email {to}, webhook {url, method?, headers?, secret?}';
+  'pager {integration_key} or {provider: pagerduty, integration_key} or {provider: opsgenie, api_key, region? (us|eu), api_url?}; sms {to}, email {to}, webhook {url, method?, headers?, secret?}; ' +
+  TEMPLATE_DESCRIPTION;
 const configInput = z.record(z.string(), z.unknown(), { message: 'config must be an object' }).meta({ description: `${CONFIG_SHAPES}. A masked secret sent back unchanged keeps the stored one (not across a change of provider)` });
 
 const name = z.string({ message: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200);

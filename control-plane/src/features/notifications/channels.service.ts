@@ -14,6 +14,8 @@ import { CHANNEL_CONFIG, type ChannelType, type CreateChannelInput, type UpdateC
 import type { ChannelsRepository } from './channels.repository.js';
 import type { NotificationPlanner } from './notification-planner.js';
 import { emailNotConfigured } from './senders/email.js';
+import { templateShapeProblem, type ChannelTemplate, type PreviewTemplateInput, type TemplatePreviewJson } from './channel-template.schema.js';
+import type { MessageRenderer } from './message-renderer.js';
 
 export interface ChannelsServiceDeps {
   channels: ChannelsRepository;
@@ -23,6 +25,7 @@ export interface ChannelsServiceDeps {
   transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
   wakeDispatcher: () => void;
   settings: NotificationSettings;
+  messages: MessageRenderer;
 }
 
 export function createChannelsService(deps: ChannelsServiceDeps) {
@@ -43,7 +46,12 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
    * keeps the stored one, unless the provider changed (another service's secret is no use).
    */
   function prepareConfig(type: ChannelType, raw: Record<string, unknown>, previous: Record<string, unknown> = {}): Record<string, unknown> {
-    const candidate = { ...raw };
+    // The template is checked apart (shape, then the engine's parse): every type's keys but pager's may add it.
+    const { template, ...candidate } = raw;
+    if (template !== undefined) {
+      const problem = templateShapeProblem(type, template) ?? deps.messages.syntaxProblem(template as ChannelTemplate);
+      if (problem) throw validationFailed(`invalid config for a ${type} channel: ${problem.path}: ${problem.message}`, [problem]);
+    }
     const schema = type === 'chat' || type === 'pager' ? providerConfigSchema(type, candidate) : CHANNEL_CONFIG[type];
     if (typeof schema === 'string') throw validationFailed(`invalid config for a ${type} channel: config.provider: ${schema}`, [{ path: 'config.provider', message: schema }]);
     for (const key of SECRET_CONFIG_KEYS) {
@@ -63,7 +71,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       }));
       throw validationFailed(`invalid config for a ${kind} channel: ${details[0]?.path}: ${details[0]?.message}`, details);
     }
-    const sealed: Record<string, unknown> = { ...parsed.data };
+    const sealed: Record<string, unknown> = { ...parsed.data, ...(template !== undefined ? { template } : {}) };
     for (const key of SECRET_CONFIG_KEYS) if (typeof sealed[key] === 'string') sealed[key] = secrets.seal(sealed[key] as string);
     return sealed;
   }
@@ -103,6 +111,18 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       const deliveryId = await deps.transaction((tx) => deps.planner.enqueueTest(tx, channel));
       deps.wakeDispatcher();
       return deliveryId;
+    },
+    /** Renders a template with a sample alert; anyone who reads channels may (it changes nothing). */
+    async preview(actor: Actor, input: PreviewTemplateInput): Promise<TemplatePreviewJson> {
+      const organizationId = await access.resolveReadable(actor);
+      if (input.template !== undefined) {
+        const problem = templateShapeProblem(input.channel_type, input.template) ?? deps.messages.syntaxProblem(input.template);
+        if (problem) {
+          const path = problem.path.replace(/^config\./, '');
+          throw validationFailed(`invalid template: ${path}: ${problem.message}`, [{ path, message: problem.message }]);
+        }
+      }
+      return deps.messages.preview(organizationId, input);
     },
     openSecret,
   };

@@ -2,7 +2,11 @@
 import type { Alert, AlertJson } from '../alerting/alert.js';
 import type { Channel } from './channel.js';
 
-export type NotificationEvent = 'alert_fired' | 'alert_acknowledged' | 'alert_resolved' | 'test';
+/**
+ * alert_reminder: an alert still firing unacknowledged, told again (repeat_interval_minutes);
+ * alert_flapping: its service keeps changing status, told once instead of at every change.
+ */
+export type NotificationEvent = 'alert_fired' | 'alert_acknowledged' | 'alert_resolved' | 'alert_reminder' | 'alert_flapping' | 'test';
 
 export interface ServiceFacts {
   id: string;

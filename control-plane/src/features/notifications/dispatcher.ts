@@ -75,6 +75,7 @@ export function createDispatcher({
         config: openConfig(first.channel.config),
         payload: first.payload,
         digest: first.grouped ? group.map((d) => d.payload) : undefined,
+        channel: { id: first.channel.id, organizationId: first.channel.organizationId },
       });
       return { ids, attempt: { at, statusCode, error: null, durationMs: Math.round(performance.now() - t0) }, retryAt: null };
     } catch (err) {

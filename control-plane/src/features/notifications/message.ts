@@ -6,12 +6,29 @@ const PREFIX: Record<NotificationEvent, string> = {
   alert_fired: 'FIRING',
   alert_acknowledged: 'ACKNOWLEDGED',
   alert_resolved: 'RESOLVED',
+  alert_reminder: 'STILL FIRING',
+  alert_flapping: 'FLAPPING',
   test: 'TEST',
 };
 
-export function notificationText(event: NotificationEvent, alert: AlertJson | null): string {
+/** `at`: when the notification is planned, for a reminder's "firing for". */
+export function notificationText(event: NotificationEvent, alert: AlertJson | null, at?: Date): string {
   if (!alert) return `[${PREFIX[event]}] Test notification from Outpost: this channel works.`;
-  return `[${PREFIX[event]}] [${alert.severity.toUpperCase()}] ${alert.title}: ${alert.message}`;
+  const text = `[${PREFIX[event]}] [${alert.severity.toUpperCase()}] ${alert.title}: ${alert.message}`;
+  if (event === 'alert_reminder' && at) return `${text} (firing for ${durationWords(at.getTime() - Date.parse(alert.fired_at))})`;
+  if (event === 'alert_flapping') return `${text} (its status keeps changing: one notice instead of one per change until it settles)`;
+  return text;
+}
+
+/** "2 d 3 h", "1 h 5 min", "4 min": the two largest units, for people. */
+export function durationWords(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
+  if (hours > 0) return rest > 0 ? `${hours} h ${rest} min` : `${hours} h`;
+  return `${rest} min`;
 }
 
 export function digestText(payloads: NotificationPayload[]): string {

@@ -58,7 +58,7 @@ export function createNotificationPlanner({ deliveries, channels, teams, clock }
         const { alert } = notice;
         const targets: NotificationTargets = notice.targets === 'notified' ? notified.get(alert.id)! : notice.targets;
         const alertJson = toAlertJson(alert);
-        const payload: NotificationPayload = { event: notice.event, alert: alertJson, service: notice.service, text: notificationText(notice.event, alertJson), ...(notice.locations ? { locations: notice.locations } : {}) };
+        const payload: NotificationPayload = { event: notice.event, alert: alertJson, service: notice.service, text: notificationText(notice.event, alertJson, now), ...(notice.locations ? { locations: notice.locations } : {}) };
         const delivery = (target: { channelId: string | null; recipient: string | null }, forPeople: boolean): NewDelivery => {
           const grouped = notice.storm && notice.event === 'alert_fired' && forPeople;
           return { id: randomUUID(), organizationId: alert.organizationId, ...target, alertId: alert.id, payload, grouped, nextAttemptAt: grouped ? new Date(now.getTime() + DIGEST_HOLD_MS) : now };

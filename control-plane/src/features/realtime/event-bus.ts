@@ -28,6 +28,22 @@ export interface ServiceStatusEvent {
     status: ServiceStatus;
     previous_status: ServiceStatus | null;
     changed_at: string;
+    /** The service changes status too often to be told of each change (FLAP_CHANGES within FLAP_WINDOW_MINUTES). */
+    flapping?: boolean;
+  };
+}
+
+/** A service went without results for three intervals (or its every location went dark), or stopped being watched (paused). */
+export interface ServiceStaleEvent {
+  type: 'service_stale';
+  organizationId: string;
+  data: {
+    service_id: string;
+    service_name: string;
+    stale: boolean;
+    /** Its last result's time; null when it never had one. */
+    last_result_at: string | null;
+    changed_at: string;
   };
 }
 
@@ -37,7 +53,7 @@ export interface AlertEvent {
   data: AlertJson;
 }
 
-export type OrganizationEvent = CheckResultEvent | ServiceStatusEvent | AlertEvent;
+export type OrganizationEvent = CheckResultEvent | ServiceStatusEvent | ServiceStaleEvent | AlertEvent;
 type Listener = (event: OrganizationEvent) => void;
 
 export interface EventBus {

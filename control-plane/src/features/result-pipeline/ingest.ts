@@ -1,26 +1,21 @@
 // Turns a batch of agent results into stored rows, statuses, alerts and outbox rows in one
-// transaction, with the stored rows appended to the rollup backlog (ADR 0007), then live
-// events. Under load, batches that arrived while others were being stored share a transaction
-// (group-commit.ts). The caller acknowledges the batch only after ingest() resolves, so nothing
-// is lost; a replay stores nothing twice. Every step is a fixed number of statements for the
-// whole transaction, however many batches, results, services or alerts it holds.
+// transaction, through the steps of the result pipeline (steps/, in the order below), then
+// publishes its live events. Under load, batches that arrived while others were being stored
+// share a transaction (group-commit.ts). The caller acknowledges the batch only after ingest()
+// resolves, so nothing is lost; a replay stores nothing twice. Every step is a fixed number of
+// statements for the whole transaction, however many batches, results, services or alerts it
+// holds.
 import { reportedStatus } from '../../../../shared/src/status.js';
 import type { Clock } from '../../clock.js';
 import { isDatabaseUnavailable, isMissingPartition } from '../../db/pg-errors.js';
 import type { Tx } from '../../db/tx.js';
 import type { Logger } from '../../logger.js';
-import { toAlertJson } from '../alerting/alert.js';
-import type { AlertEvaluator, AlertOutcome } from '../alerting/alert-evaluator.js';
-import type { NotificationPlanner } from '../notifications/notification-planner.js';
-import type { EventRelay } from '../../cluster/event-relay.js';
-import type { EventBus, OrganizationEvent } from '../realtime/event-bus.js';
-import type { IncomingResult, StoredResult } from './check-result.js';
-import type { CheckResultsRepository, LockedService } from './check-results.repository.js';
-import { createGroupCommit } from './group-commit.js';
+import type { IncomingResult } from '../checks/check-result.js';
+import { createGroupCommit } from '../checks/group-commit.js';
+import type { PartitionKeeper } from '../checks/partition-keeper.js';
+import type { EventBus } from '../realtime/event-bus.js';
 import type { IngestObserver } from './observed-ingest.js';
-import type { PartitionKeeper } from './partition-keeper.js';
-import { encodeBacklog } from './rollup-deltas.js';
-import { applyResult } from './service-status.js';
+import { newBatch, type PipelineStep } from './result-batch.js';
 
 export interface AgentResult {
   id: string;
@@ -46,17 +41,14 @@ export interface ResultOrigin {
 
 export interface IngestDeps {
   transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
-  results: CheckResultsRepository;
+  /** The steps a batch goes through in its transaction: store, evaluate, silence, plan, relay. */
+  steps: readonly PipelineStep[];
   partitions: Pick<PartitionKeeper, 'ensure' | 'forget' | 'retainedSince'>;
-  evaluator: AlertEvaluator;
-  planner: NotificationPlanner;
   events: EventBus;
-  /** Hands the batch's events to the other replicas' clients, in the transaction. */
-  relay: EventRelay;
-  /** Whether a WebSocket client of this replica follows the organization. */
-  follows(organizationId: string): boolean;
   /** Called after the commit when the batch planned deliveries, so they go out at once. */
   wakeDispatcher: () => void;
+  /** Told after the commit when an alert the batch opened is to be reminded of. */
+  remindersDue: (at: Date) => void;
   /** Told of each committed transaction, with how many batches it stored. */
   observer: Pick<IngestObserver, 'transactionCommitted'>;
   clock: Clock;
@@ -66,15 +58,6 @@ export interface IngestDeps {
 const MAX_MESSAGE_LENGTH = 1000;
 /** An agent clock further ahead than this is wrong; its results are filed at arrival time. */
 const MAX_CLOCK_AHEAD_MS = 86_400_000;
-
-interface Ingested {
-  /** The results stored, as they came in. */
-  stored: IncomingResult[];
-  events: OrganizationEvent[];
-  planned: number;
-}
-
-const NOTHING: Ingested = { stored: [], events: [], planned: 0 };
 
 // Two transactions at once keep both PostgreSQL and this process busy (one builds its
 // statements while the other's run); more would only queue on the pool and on the services'
@@ -88,13 +71,7 @@ const CONCURRENT_TRANSACTIONS = 2;
 const MAX_GROUP_RESULTS = 4000;
 const FILL_GROUP_RESULTS = 500;
 
-export function createIngestService({ transaction, results, partitions, evaluator, planner, events, relay, follows, wakeDispatcher, observer, clock, logger }: IngestDeps) {
-  // Live events are built only for an audience, here or on another replica: most batches have
-  // none, and a batch's events allocate as much as the batch itself. Asked once per transaction.
-  const audience = (): ((organizationId: string) => boolean) => {
-    const elsewhere = relay.wanted();
-    return (organizationId) => follows(organizationId) || elsewhere(organizationId);
-  };
+export function createIngestService({ transaction, steps, partitions, events, wakeDispatcher, remindersDue, observer, clock, logger }: IngestDeps) {
   const groups = createGroupCommit<IncomingResult[], number>({
     concurrency: CONCURRENT_TRANSACTIONS,
     maxGroupSize: MAX_GROUP_RESULTS,
@@ -122,22 +99,13 @@ export function createIngestService({ transaction, results, partitions, evaluato
     const incoming = batches.length === 1 ? batches[0]! : batches.flat();
     // Outside the transaction: creating a partition locks the whole table for a moment.
     await partitions.ensure(incoming.map((r) => r.checkedAt));
-    const ingested = await transaction(async (tx): Promise<Ingested> => {
-      const inserted = await results.insert(tx, incoming);
-      if (inserted.length === 0) return NOTHING;
-      // Only now are the services locked, so that batches about the same services insert in parallel.
-      const services = await results.lockServices(tx, [...new Set(inserted.map((r) => r.serviceId))].sort());
-      await results.discard(tx, inserted.filter((r) => !services.has(r.serviceId)));
-      const kept = inserted.filter((r) => services.has(r.serviceId));
-      const stored = inTimeOrder(kept).map((r) => withStatus(r, services.get(r.serviceId)!));
-      if (stored.length === 0) return NOTHING;
-      const states = new Map([...services].map(([id, s]) => [id, s.state]));
-      await results.saveStates(tx, states, encodeBacklog(stored));
-      const alerts = await evaluator.evaluate(tx, stored);
-      const planned = await planner.plan(tx, alerts.notices);
-      const news = eventsOf(stored, alerts, audience());
-      await relay.relay(tx, news);
-      return { stored: kept, events: news, planned };
+    const ingested = await transaction(async (tx) => {
+      const batch = newBatch(incoming);
+      for (const step of steps) {
+        await step(tx, batch);
+        if (batch.stored.length === 0) break;
+      }
+      return batch;
     }).catch((err: unknown) => {
       // Another replica dropped a partition this one still counted on: look again next time.
       if (isMissingPartition(err)) partitions.forget();
@@ -146,8 +114,9 @@ export function createIngestService({ transaction, results, partitions, evaluato
     observer.transactionCommitted(batches.length);
     for (const event of ingested.events) events.publish(event);
     if (ingested.planned > 0) wakeDispatcher();
-    if (ingested.stored.length === incoming.length) return batches.map((batch) => batch.length);
-    const stored = new Set(ingested.stored);
+    for (const alert of ingested.alerts.fired) if (alert.remindAt) remindersDue(alert.remindAt);
+    if (ingested.kept.length === incoming.length) return batches.map((batch) => batch.length);
+    const stored = new Set(ingested.kept);
     return batches.map((batch) => batch.filter((r) => stored.has(r)).length);
   }
 
@@ -180,68 +149,3 @@ export function createIngestService({ transaction, results, partitions, evaluato
 }
 
 export type IngestService = ReturnType<typeof createIngestService>;
-
-function inTimeOrder(results: IncomingResult[]): IncomingResult[] {
-  return results.sort((a, b) => a.checkedAt.getTime() - b.checkedAt.getTime() || (a.id < b.id ? -1 : 1));
-}
-
-// Spelled out: the object spread here was the costliest line of ingest in a CPU profile.
-function withStatus(r: IncomingResult, { state, alerting, hasDependents }: LockedService): StoredResult {
-  const step = applyResult(state, r);
-  return {
-    id: r.id,
-    serviceId: r.serviceId,
-    status: r.status,
-    responseTimeMs: r.responseTimeMs,
-    message: r.message,
-    location: r.location,
-    agentId: r.agentId,
-    checkedAt: r.checkedAt,
-    adHoc: r.adHoc,
-    details: r.details,
-    organizationId: state.organizationId,
-    serviceName: state.name,
-    serviceEndpoint: state.endpoint,
-    serviceAlerting: alerting,
-    serviceHasDependents: hasDependents,
-    current: step.current,
-    previousStatus: step.previousStatus,
-    serviceStatus: step.serviceStatus,
-    failingLocations: step.failingLocations,
-    redStreak: step.redStreak,
-    failureStreak: step.failureStreak,
-  };
-}
-
-/** The live events of a stored batch that someone hears: each result, each status it changed, each alert it opened or resolved. */
-function eventsOf(stored: StoredResult[], alerts: AlertOutcome, heard: (organizationId: string) => boolean): OrganizationEvent[] {
-  const events: OrganizationEvent[] = [];
-  for (const r of stored) {
-    if (!heard(r.organizationId)) continue;
-    events.push({
-      type: 'check_result',
-      organizationId: r.organizationId,
-      data: {
-        id: r.id,
-        service_id: r.serviceId,
-        service_name: r.serviceName,
-        status: r.status,
-        previous_status: r.previousStatus,
-        response_time_ms: r.responseTimeMs,
-        message: r.message,
-        location: r.location,
-        checked_at: r.checkedAt.toISOString(),
-      },
-    });
-    if (r.current && r.previousStatus !== r.serviceStatus) {
-      events.push({
-        type: 'service_status',
-        organizationId: r.organizationId,
-        data: { service_id: r.serviceId, service_name: r.serviceName, status: r.serviceStatus, previous_status: r.previousStatus, changed_at: r.checkedAt.toISOString() },
-      });
-    }
-  }
-  for (const alert of alerts.fired) if (heard(alert.organizationId)) events.push({ type: 'alert_fired', organizationId: alert.organizationId, data: toAlertJson(alert) });
-  for (const alert of alerts.resolved) if (heard(alert.organizationId)) events.push({ type: 'alert_resolved', organizationId: alert.organizationId, data: toAlertJson(alert) });
-  return events;
-}

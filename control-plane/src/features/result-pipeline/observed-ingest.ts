@@ -1,6 +1,6 @@
 // Reports each batch an ingest service takes (results received and stored, time taken,
 // failure) to an observer, so the metrics need no hook inside the ingest transaction.
-import type { IngestService } from './ingest.service.js';
+import type { IngestService } from './ingest.js';
 
 export interface IngestedBatch {
   received: number;

@@ -18,6 +18,12 @@ export interface ServiceRecord {
   status: ServiceStatus | null;
   lastCheckedAt: Date | null;
   lastResponseTimeMs: number | null;
+  /** No agent checks a paused service; its status stays as it was until it is resumed. */
+  paused: boolean;
+  /** No result for three intervals (or every location dark) while it should be checked; set by the watchdog, cleared by a result. */
+  stale: boolean;
+  /** Its status changes too often to be told of each change (FLAP_CHANGES within FLAP_WINDOW_MINUTES). */
+  flapping: boolean;
   /** Grows with every change agents must hear about; makes assignment replays idempotent. */
   configVersion: number;
   createdAt: Opt<Date>;
@@ -43,6 +49,9 @@ export const ServiceEntity = new EntitySchema<ServiceRecord>({
     status: { type: 'text', nullable: true },
     lastCheckedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     lastResponseTimeMs: { type: 'double', nullable: true },
+    paused: { type: 'boolean' },
+    stale: { type: 'boolean' },
+    flapping: { type: 'boolean' },
     configVersion: { type: 'integer' },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     updatedAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date(), onUpdate: () => new Date() },

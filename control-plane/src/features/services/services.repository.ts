@@ -11,7 +11,10 @@ import type { ServiceSort } from './services.schema.js';
 import type { CheckType } from '../../../../shared/src/check-types.js';
 import type { ServiceStatus } from '../../../../shared/src/status.js';
 
-export type NewService = Omit<ServiceRecord, 'status' | 'lastCheckedAt' | 'lastResponseTimeMs' | 'configVersion' | 'createdAt' | 'updatedAt'>;
+export type NewService = Omit<ServiceRecord, 'status' | 'lastCheckedAt' | 'lastResponseTimeMs' | 'paused' | 'stale' | 'flapping' | 'configVersion' | 'createdAt' | 'updatedAt'> & {
+  /** False unless given. */
+  paused?: boolean;
+};
 export type ServiceChanges = Partial<Omit<ServiceRecord, 'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'configVersion'>>;
 
 export interface ServiceFilters {
@@ -33,6 +36,29 @@ export interface ServicePage {
   offset: number;
 }
 
+/** One service's new values in a change of many (a bulk action); fields left out keep theirs. */
+export interface ServiceUpdate {
+  id: string;
+  paused?: boolean;
+  tags?: string[];
+  locations?: string[];
+  /** Whether agents must hear about it (its config version grows). */
+  bumpVersion: boolean;
+}
+
+export interface ServiceChangePlan {
+  updates: ServiceUpdate[];
+  /** Ids of services to delete. */
+  deletes: string[];
+}
+
+/** What a change of many found (locked), and the rows it changed or deleted. */
+export interface ServicesChanged {
+  found: ServiceRecord[];
+  updated: ServiceRecord[];
+  deleted: ServiceRecord[];
+}
+
 /** A page of services and how many matched before paging. */
 export interface ServiceList {
   total: number;
@@ -47,9 +73,19 @@ export interface ServicesRepository {
   list(organizationId: string, filters: ServiceFilters, page: ServicePage): Promise<ServiceList>;
   update(serviceId: string, changes: ServiceChanges, bumpVersion: boolean): Promise<ServiceRecord>;
   delete(serviceId: string): Promise<void>;
-  /** Every service checked from `location`, across organizations (agent snapshots). */
+  /** Every service checked from `location` and not paused, across organizations (agent snapshots). */
   listForLocation(location: string): Promise<ServiceRecord[]>;
   findById(serviceId: string): Promise<ServiceRecord | null>;
+  /** The services among `serviceIds`, of any organization (the other replicas' bulk changes). */
+  findByIds(serviceIds: string[]): Promise<ServiceRecord[]>;
+  /** The organization's services among `serviceIds`; others' and unknown ids are left out. */
+  findMany(organizationId: string, serviceIds: string[]): Promise<ServiceRecord[]>;
+  /**
+   * In one transaction: locks the organization's services among `serviceIds`, asks `plan` what
+   * to do with them (it may throw to change nothing), and does it: one statement for every
+   * update and one for every delete, whatever the number of services.
+   */
+  changeMany(organizationId: string, serviceIds: string[], plan: (found: ServiceRecord[]) => ServiceChangePlan): Promise<ServicesChanged>;
 }
 
 export function createServicesRepository(em: () => EntityManager, sql: PooledSql): ServicesRepository {
@@ -59,7 +95,7 @@ export function createServicesRepository(em: () => EntityManager, sql: PooledSql
       // An uncapped organization takes one statement and no lock: the cap's row lock would
       // serialize every create of the organization for nothing.
       const [uncapped] = await sql.query(
-        `${INSERT} select ${VALUES} from organizations o where o.id = $2 and o.plan in (select jsonb_array_elements_text($13::jsonb)) returning *`,
+        `${INSERT} select ${VALUES} from organizations o where o.id = $2 and o.plan in (select jsonb_array_elements_text($14::jsonb)) returning *`,
         [...valuesOf(service), JSON.stringify(UNCAPPED_PLANS)],
       );
       if (uncapped) return toServiceRecord(uncapped);
@@ -123,7 +159,9 @@ export function createServicesRepository(em: () => EntityManager, sql: PooledSql
     },
 
     async listForLocation(location) {
-      const rows = await em().execute<Record<string, unknown>[]>('select * from services where locations @> ?::jsonb order by created_at, id', [JSON.stringify([location])]);
+      const rows = await em().execute<Record<string, unknown>[]>('select * from services where locations @> ?::jsonb and not paused order by created_at, id', [
+        JSON.stringify([location]),
+      ]);
       return rows.map(toServiceRecord);
     },
 
@@ -131,13 +169,42 @@ export function createServicesRepository(em: () => EntityManager, sql: PooledSql
       const [row] = await em().execute<Record<string, unknown>[]>('select * from services where id = ?', [serviceId]);
       return row ? toServiceRecord(row) : null;
     },
+
+    async findByIds(serviceIds) {
+      return (await sql.query('select * from services where id = any($1::uuid[])', [serviceIds])).map(toServiceRecord);
+    },
+
+    async findMany(organizationId, serviceIds) {
+      return (await sql.query('select * from services where id = any($1::uuid[]) and organization_id = $2', [serviceIds, organizationId])).map(toServiceRecord);
+    },
+
+    async changeMany(organizationId, serviceIds, plan) {
+      return sql.transaction(async (query) => {
+        // Locked in id order, as ingest locks services, so that the two cannot deadlock.
+        const found = (await query('select * from services where id = any($1::uuid[]) and organization_id = $2 order by id for update', [serviceIds, organizationId])).map(
+          toServiceRecord,
+        );
+        const { updates, deletes } = plan(found);
+        const updated = updates.length === 0 ? [] : await query(UPDATE_MANY, [JSON.stringify(updates.map(({ bumpVersion, ...u }) => ({ ...u, bump: bumpVersion })))]);
+        const deleted = deletes.length === 0 ? [] : await query('delete from services where id = any($1::uuid[]) and organization_id = $2 returning *', [deletes, organizationId]);
+        return { found, updated: updated.map(toServiceRecord), deleted: deleted.map(toServiceRecord) };
+      });
+    },
   };
 }
+
+// Each row's new values from one JSON document: a field left out (null) keeps its value.
+const UPDATE_MANY = `update services s
+    set paused = coalesce(c.paused, s.paused), tags = coalesce(c.tags, s.tags), locations = coalesce(c.locations, s.locations),
+        config_version = s.config_version + case when c.bump then 1 else 0 end, updated_at = now()
+   from jsonb_to_recordset($1::jsonb) as c (id uuid, paused boolean, tags jsonb, locations jsonb, bump boolean)
+  where s.id = c.id
+  returning s.*`;
 
 /** The columns toServiceRecord reads, of the services row aliased `s`. */
 const COLUMNS_OF_S = [
   'id', 'organization_id', 'name', 'description', 'environment', 'endpoint', 'check_type', 'check_interval_seconds', 'timeout_seconds',
-  'tags', 'locations', 'options', 'status', 'last_checked_at', 'last_response_time_ms', 'config_version', 'created_at', 'updated_at',
+  'tags', 'locations', 'options', 'status', 'last_checked_at', 'last_response_time_ms', 'paused', 'stale', 'flapping', 'config_version', 'created_at', 'updated_at',
 ].map((c) => `s.${c}`).join(', ');
 
 // The row by its primary key, the user's role (null: not a member) and its dependencies' ids
@@ -151,14 +218,14 @@ const FIND_FOR_USER = `select ${COLUMNS_OF_S},
   from services s where s.id = $2`;
 
 const INSERT =
-  'insert into services (id, organization_id, name, description, environment, endpoint, check_type, check_interval_seconds, timeout_seconds, tags, locations, options)';
-const VALUES = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12::jsonb';
+  'insert into services (id, organization_id, name, description, environment, endpoint, check_type, check_interval_seconds, timeout_seconds, tags, locations, options, paused)';
+const VALUES = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12::jsonb, $13';
 const UNCAPPED_PLANS = Object.entries(PLANS).filter(([, plan]) => plan.maxServices === null).map(([name]) => name);
 
 function valuesOf(s: NewService): unknown[] {
   return [
     s.id, s.organizationId, s.name, s.description, s.environment, s.endpoint, s.checkType, s.checkIntervalSeconds, s.timeoutSeconds,
-    JSON.stringify(s.tags), JSON.stringify(s.locations), JSON.stringify(s.options),
+    JSON.stringify(s.tags), JSON.stringify(s.locations), JSON.stringify(s.options), s.paused ?? false,
   ];
 }
 
@@ -183,6 +250,9 @@ function toServiceRecord(r: Record<string, unknown>): ServiceRecord {
     status: r.status as ServiceStatus | null,
     lastCheckedAt: r.last_checked_at === null ? null : new Date(r.last_checked_at as string),
     lastResponseTimeMs: r.last_response_time_ms === null ? null : Number(r.last_response_time_ms),
+    paused: r.paused as boolean,
+    stale: r.stale === true,
+    flapping: r.flapping === true,
     configVersion: r.config_version as number,
     createdAt: new Date(r.created_at as string),
     updatedAt: new Date(r.updated_at as string),

@@ -22,6 +22,7 @@ import {
   toTestRunJson,
 } from './services.schema.js';
 import type { ServicesService } from './services.service.js';
+import { BulkServicesInput, BulkServicesJson, MAX_BULK_IDS, toBulkServicesJson } from './bulk-services.schema.js';
 import type { TestRunService } from '../agents/test-runs.js';
 
 export function servicesRoutes(services: ServicesService, testRuns: TestRunService): Router {
@@ -63,6 +64,11 @@ export function servicesRoutes(services: ServicesService, testRuns: TestRunServi
     // No answer (none in time, or the agent went away) is a 504, not a fault of the request.
     if (!answer.answered) throw new AppError('NO_ANSWER', answer.reason);
     ctx.body = toTestRunJson(answer);
+  });
+
+  router.post('/bulk', async (ctx) => {
+    const input = parseInput(BulkServicesInput, ctx.request.body);
+    ctx.body = toBulkServicesJson(await services.bulk(actorOf(ctx), input));
   });
 
   router.get('/:id', async (ctx) => {
@@ -111,8 +117,23 @@ export const servicesOperations: ApiOperation[] = [
       'Takes a body as for create, and `location` (the first of `locations` by default); runs the check once on an online agent of that location that may serve the organization, and answers with its result within timeout_seconds + 5 s. Nothing is stored: no result, status change, alert or event. With `service_id` (a saved service the body edits), a secret option sent back as ******** runs with its stored value. 404 for a service_id the caller may not write; 409 when no agent there may run it; 504 when no agent answered in time.',
     body: TestServiceInput, responses: { 200: TestRunJson }, errors: [404, 409, 504],
   },
+  {
+    method: 'post', path: '/services/bulk', tag, summary: 'Act on many services at once',
+    description:
+      `One action on 1 to ${MAX_BULK_IDS} services of one organization (the token's, or organization_id), in one transaction; the answer says what was done to each id. ` +
+      'pause / resume: outcome paused, resumed or unchanged; agents drop a paused service and take a resumed one back within a second. ' +
+      'delete: deleted, as DELETE /services/{id}. add_tags / remove_tags (with tags): updated or unchanged. ' +
+      'set_locations (with locations, validated as for an update): updated or unchanged; agents follow within a second. ' +
+      'check: queued, as POST /services/{id}/check (a paused service is skipped). ' +
+      'An id of another organization, or unknown, is not_found and nothing is done to it. A heartbeat or certificate watch is skipped (with the reason) by every action but delete. ' +
+      'Member or above (viewers: 403). 400 for a bad body, including add_tags that would give a service more than 50 tags: then nothing changes.',
+    body: BulkServicesInput, responses: { 200: BulkServicesJson },
+  },
   { method: 'get', path: '/services/:id', tag, summary: 'Read a service', params: id, responses: { 200: ServiceJson } },
   { method: 'put', path: '/services/:id', tag, summary: 'Change a service: only the fields sent change', params: id, body: UpdateServiceInput, responses: { 200: ServiceJson } },
   { method: 'delete', path: '/services/:id', tag, summary: 'Delete a service and its history', params: id, responses: { 204: null } },
-  { method: 'post', path: '/services/:id/check', tag, summary: 'Check a service now', params: id, responses: { 202: CheckEnqueued } },
+  {
+    method: 'post', path: '/services/:id/check', tag, summary: 'Check a service now',
+    description: '409 while the service is paused: no agent checks it.', params: id, responses: { 202: CheckEnqueued }, errors: [409],
+  },
 ];

@@ -34,14 +34,14 @@ function optionsByFamily(): Record<string, unknown> {
   return families;
 }
 
-const LOCATION = /^[a-z0-9][a-z0-9_.-]{0,62}$/i;
+export const LOCATION = /^[a-z0-9][a-z0-9_.-]{0,62}$/i;
 
 // Read-only fields a client may echo back from a GET; they are accepted and ignored.
-const echoed = readOnly('id', 'status', 'last_checked_at', 'last_response_time_ms', 'suppressed_by', 'created_at', 'updated_at');
+const echoed = readOnly('id', 'status', 'last_checked_at', 'last_response_time_ms', 'stale', 'last_result_at', 'flapping', 'suppressed_by', 'created_at', 'updated_at');
 
 export const MAX_DEPENDENCIES = 50;
 
-const fields = {
+export const fields = {
   organization_id: uuid('organization_id').optional(),
   name: text('name', 200).min(1, 'name must not be empty'),
   description: text('description', 2000).nullable().optional(),
@@ -71,8 +71,12 @@ const fields = {
     .transform((locations) => [...new Set(locations)]),
   options: z.record(z.string(), z.unknown(), { message: 'options must be an object' }).meta({
     description:
-      'Options of the check type\'s family (x-options-by-family: HTTP covers HTTP and HTTPS, TCP covers TELNET, and so on); an option of another family is refused with 400. Every family takes assertions, degraded_after_ms, fail_after_ms and min_failing_locations. Secrets (password, private_key, bearer_token, client_key, oauth2.client_secret, a proxy password) are answered as ********.',
+      'Options of the check type\'s family (x-options-by-family: HTTP covers HTTP and HTTPS, TCP covers TELNET, and so on); an option of another family is refused with 400. Every family takes assertions, degraded_after_ms, fail_after_ms, min_failing_locations, retries and retry_interval_seconds. Secrets (password, private_key, bearer_token, client_key, oauth2.client_secret, a proxy password) are answered as ********.',
     'x-options-by-family': optionsByFamily(),
+  }),
+  paused: z.boolean({ message: 'paused must be true or false' }).meta({
+    description:
+      'true: no agent checks it (agents drop its assignment), it opens no alert, and its status stays as it was; false (the default) resumes its checks.',
   }),
   // Repeats are dropped, as with tags: naming a dependency twice means it once.
   depends_on: z
@@ -93,6 +97,7 @@ export const CreateServiceInput = z.strictObject({
   tags: fields.tags.default([]),
   locations: fields.locations.default(['local']),
   options: fields.options.default({}),
+  paused: fields.paused.default(false),
   depends_on: fields.depends_on.default([]),
 });
 export type CreateServiceInput = z.infer<typeof CreateServiceInput>;
@@ -110,6 +115,7 @@ export const UpdateServiceInput = z.strictObject({
   tags: fields.tags.optional(),
   locations: fields.locations.optional(),
   options: fields.options.optional(),
+  paused: fields.paused.optional(),
   depends_on: fields.depends_on.optional().meta({ description: 'Replaces the whole list; [] removes every dependency.' }),
 });
 export type UpdateServiceInput = z.infer<typeof UpdateServiceInput>;
@@ -160,6 +166,11 @@ export function toServiceJson(s: ServiceView) {
     options: s.options,
     last_checked_at: s.lastCheckedAt?.toISOString() ?? null,
     last_response_time_ms: s.lastResponseTimeMs,
+    paused: s.paused,
+    // A paused service is not watched: stale only while it should be checked.
+    stale: s.stale && !s.paused,
+    last_result_at: s.lastCheckedAt?.toISOString() ?? null,
+    flapping: s.flapping,
     depends_on: s.dependsOn,
     suppressed_by: s.suppressedBy,
     created_at: s.createdAt.toISOString(),
@@ -181,6 +192,10 @@ export function toServiceOverviewJson({ service: s, locationStatuses, trend }: S
     tags: s.tags,
     locations: s.locations,
     status: s.status,
+    paused: s.paused,
+    stale: s.stale && !s.paused,
+    last_result_at: s.lastCheckedAt?.toISOString() ?? null,
+    flapping: s.flapping,
     last_checked_at: s.lastCheckedAt?.toISOString() ?? null,
     last_response_time_ms: s.lastResponseTimeMs,
     location_statuses: locationStatuses.map((l) => ({
@@ -195,6 +210,13 @@ export function toServiceOverviewJson({ service: s, locationStatuses, trend }: S
 
 // Answers (API.md "Services"). The API tests check every answer they receive against these.
 const serviceStatus = z.enum(['GREEN', 'YELLOW', 'RED']);
+const STALE = z.boolean().meta({
+  description:
+    'No result for three check intervals (and at least 90 s) while it should be checked, or every location it is checked from has its agents offline: its status is the last one known. Never true while paused.',
+});
+const LAST_RESULT_AT = z.iso.datetime().nullable().meta({ description: 'When its last result was taken; null when it never had one' });
+
+const FLAPPING = z.boolean().meta({ description: 'Its status changed more than FLAP_CHANGES times within FLAP_WINDOW_MINUTES: its alert stays open and notifies once until it settles' });
 
 export const ServiceJson = z
   .object({
@@ -213,6 +235,10 @@ export const ServiceJson = z
     options: z.record(z.string(), z.unknown()),
     last_checked_at: z.iso.datetime().nullable(),
     last_response_time_ms: z.number().nullable(),
+    paused: z.boolean().meta({ description: 'No agent checks it and it opens no alert; status keeps its value from before the pause' }),
+    stale: STALE,
+    last_result_at: LAST_RESULT_AT,
+    flapping: FLAPPING,
     depends_on: z.array(z.uuid()).meta({ description: 'The services this one depends on, in the order given' }),
     suppressed_by: z
       .array(z.object({ id: z.uuid(), name: z.string() }))
@@ -243,6 +269,10 @@ export const ServiceOverviewJson = z
     tags: z.array(z.string()),
     locations: z.array(z.string()),
     status: serviceStatus.nullable(),
+    paused: z.boolean(),
+    stale: STALE,
+    last_result_at: LAST_RESULT_AT,
+    flapping: FLAPPING,
     last_checked_at: z.iso.datetime().nullable(),
     last_response_time_ms: z.number().nullable(),
     location_statuses: z.array(

@@ -6,7 +6,7 @@ import { parseCheckOptions } from '../../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../../shared/src/endpoints.js';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { notFound, validationFailed } from '../../errors.js';
+import { AppError, notFound, validationFailed } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { SecretResolver } from '../org-secrets/secret-resolver.js';
@@ -17,6 +17,7 @@ import type { CreateServiceInput, ListServicesQuery, ServicesSummaryQuery, Updat
 import type { ServiceChanges, ServiceFilters, ServicePage, ServicesRepository } from './services.repository.js';
 import { noDependencies, type DependenciesRepository, type ServiceDependencies } from './dependencies.repository.js';
 import { assertDependenciesAllowed } from './dependency-graph.js';
+import { createBulkServices } from './bulk-services.js';
 
 export type ServiceView = ServiceRecord & ServiceDependencies;
 
@@ -36,6 +37,10 @@ export interface ServiceChangeListener {
   serviceUpserted(service: ServiceRecord): void;
   serviceRemoved(service: ServiceRecord): void;
   runNow(service: ServiceRecord): void;
+  /** Many at once (bulk actions): one assignment build here, a few messages to the other replicas. */
+  servicesUpserted(services: ServiceRecord[]): void;
+  servicesRemoved(services: ServiceRecord[]): void;
+  servicesRunNow(services: ServiceRecord[]): void;
 }
 
 export interface ServicesServiceDeps {
@@ -50,8 +55,9 @@ export interface ServicesServiceDeps {
   clock: Clock;
 }
 
-// Changes to these reach the agents; a rename or new tags do not.
-const CHECK_FIELDS = ['endpoint', 'checkType', 'checkIntervalSeconds', 'timeoutSeconds', 'locations', 'options'] as const;
+// Changes to these reach the agents; a rename or new tags do not. A paused service is no
+// agent's assignment (the hub drops it), so pausing and resuming reach them too.
+const CHECK_FIELDS = ['endpoint', 'checkType', 'checkIntervalSeconds', 'timeoutSeconds', 'locations', 'options', 'paused'] as const;
 
 export function createServicesService({ services, dependencies, overview, access, secrets, secretReferences, listener, clock }: ServicesServiceDeps) {
   const viewWith = (s: ServiceRecord, deps: ServiceDependencies): ServiceView => ({ ...s, options: maskSecrets(s.options, secrets), ...deps });
@@ -106,6 +112,7 @@ export function createServicesService({ services, dependencies, overview, access
         tags: input.tags,
         locations: input.locations,
         options,
+        paused: input.paused,
       });
       await dependencies.addForNew(organizationId, id, input.depends_on);
       listener.serviceUpserted(created);
@@ -179,6 +186,7 @@ export function createServicesService({ services, dependencies, overview, access
         timeoutSeconds: input.timeout_seconds,
         tags: input.tags,
         locations: input.locations,
+        paused: input.paused,
       };
       if (input.options !== undefined) {
         changes.options = await storableOptions(current.organizationId, validateOptions(checkType, input.options), current.options);
@@ -207,8 +215,13 @@ export function createServicesService({ services, dependencies, overview, access
 
     async checkNow(actor: Actor, serviceId: string): Promise<void> {
       const current = await findWritable(actor, serviceId);
+      // No agent holds a paused service: an answer of "enqueued" would be untrue.
+      if (current.paused) throw new AppError('CONFLICT', 'this service is paused: resume it to check it');
       listener.runNow(current);
     },
+
+    /** One action on many services of one organization, in one transaction (bulk-services.ts). */
+    bulk: createBulkServices({ services, access, listener }),
 
     /** For history endpoints: throws 404 unless the user may read the service. */
     async assertReadable(actor: Actor, serviceId: string): Promise<ServiceRecord> {

@@ -3,14 +3,16 @@
 import type { Transporter } from 'nodemailer';
 import type { NotificationSettings } from '../../../config.js';
 import { digestText } from '../message.js';
-import { SendError, type Sender } from './sender.js';
+import { truncate } from './truncate.js';
+import { SendError, type SendRequest, type Sender } from './sender.js';
 
 export function emailSender(settings: NotificationSettings): Sender {
   const smtp = settings.smtp;
   // nodemailer (about 650 KB of source, a few MB of heap) is loaded by the first e-mail, not
   // by every control plane at start.
   let transport: Promise<Transporter> | undefined;
-  return async ({ config, payload, digest }) => {
+  return async (request) => {
+    const { config } = request;
     if (!smtp) throw new SendError(emailNotConfigured(settings), null, true);
     transport ??= import('nodemailer').then(({ default: nodemailer }) =>
       nodemailer.createTransport({
@@ -23,14 +25,22 @@ export function emailSender(settings: NotificationSettings): Sender {
         socketTimeout: 10_000,
       }),
     );
-    const subject = digest ? `[Outpost] ${digest.length} alerts` : `[Outpost] ${payload.text.slice(0, 200)}`;
-    const text = digest ? digestText(digest) : `${payload.text}\n\n${JSON.stringify({ alert: payload.alert, service: payload.service }, null, 2)}\n`;
+    const { subject, text } = emailContent(request);
     try {
       await (await transport).sendMail({ from: smtp.from, to: String(config.to), subject, text });
     } catch (err) {
       throw new SendError(`SMTP: ${(err as Error).message}`, (err as { responseCode?: number }).responseCode ?? null);
     }
     return { statusCode: null };
+  };
+}
+
+/** The subject and plain-text body of one e-mail; a template's subject is one line of at most 200 characters. */
+export function emailContent({ payload, digest, rendered }: Pick<SendRequest, 'payload' | 'digest' | 'rendered'>): { subject: string; text: string } {
+  if (digest) return { subject: `[Outpost] ${digest.length} alerts`, text: digestText(digest) };
+  return {
+    subject: rendered?.subject ? truncate(rendered.subject.replace(/\s+/g, ' ').trim(), 200) : `[Outpost] ${payload.text.slice(0, 200)}`,
+    text: rendered?.text ? `${rendered.text}\n` : `${payload.text}\n\n${JSON.stringify({ alert: payload.alert, service: payload.service }, null, 2)}\n`,
   };
 }
 

@@ -4,6 +4,7 @@
 import type { NotificationPayload } from '../../delivery.js';
 import { digestText } from '../../message.js';
 import type { SendRequest } from '../sender.js';
+import { alertLink } from '../alert-link.js';
 
 export type ChatStatus = 'FIRING' | 'ACKNOWLEDGED' | 'RESOLVED' | 'TEST';
 
@@ -31,6 +32,9 @@ const STATUS: Record<NotificationPayload['event'], ChatStatus> = {
   alert_fired: 'FIRING',
   alert_acknowledged: 'ACKNOWLEDGED',
   alert_resolved: 'RESOLVED',
+  // Still firing, or firing on and off: as urgent as the alert itself.
+  alert_reminder: 'FIRING',
+  alert_flapping: 'FIRING',
   test: 'TEST',
 };
 
@@ -38,8 +42,14 @@ const FIRING_COLOUR: Record<string, number> = { critical: 0xd92d20, warning: 0xf
 const COLOUR: Record<Exclude<ChatStatus, 'FIRING'>, number> = { ACKNOWLEDGED: 0xeaaa08, RESOLVED: 0x12b76a, TEST: 0x667085 };
 const FIRING_URGENCY: Record<string, 4 | 5 | 3> = { critical: 5, warning: 4, info: 3 };
 
-export function chatMessage({ payload, digest }: Pick<SendRequest, 'payload' | 'digest'>, publicUrl: string): ChatMessage {
+/** A channel template's text, when there is one, is the body and the plain text; the heading, facts and link stay. */
+export function chatMessage({ payload, digest, rendered }: Pick<SendRequest, 'payload' | 'digest' | 'rendered'>, publicUrl: string): ChatMessage {
   if (digest) return digestMessage(digest, publicUrl);
+  const message = defaultMessage(payload, publicUrl);
+  return rendered?.text ? { ...message, body: rendered.text, text: rendered.text } : message;
+}
+
+function defaultMessage(payload: NotificationPayload, publicUrl: string): ChatMessage {
   const { alert, service } = payload;
   const status = STATUS[payload.event];
   if (!alert) {
@@ -47,7 +57,7 @@ export function chatMessage({ payload, digest }: Pick<SendRequest, 'payload' | '
   }
   const serviceName = service?.name ?? alert.service_name;
   const locations = payload.locations ?? [];
-  const link = `${publicUrl}/services/${alert.service_id}`;
+  const link = alertLink(publicUrl, alert);
   return {
     status,
     severity: alert.severity.toUpperCase(),

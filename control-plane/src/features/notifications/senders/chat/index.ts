@@ -31,9 +31,9 @@ const PROVIDERS: Record<ChatProvider, ProviderSend> = {
 /** publicUrl: the dashboard's address, for the links in messages. */
 export function chatSender(publicUrl: string): Sender {
   return (request) => {
-    const { config, payload, digest } = request;
+    const { config, payload, digest, rendered } = request;
     const provider = config.provider as ChatProvider | undefined;
-    if (!provider) return postJson(String(config.webhook_url), { text: digest ? digestText(digest) : payload.text });
+    if (!provider) return postJson(String(config.webhook_url), { text: digest ? digestText(digest) : (rendered?.text ?? payload.text) });
     return PROVIDERS[provider](chatMessage(request, publicUrl), config);
   };
 }

@@ -6,6 +6,7 @@ import type { NotificationPayload } from '../../delivery.js';
 import { postJson } from '../http-send.js';
 import type { Sender } from '../sender.js';
 import { truncate } from '../truncate.js';
+import { alertLink } from '../alert-link.js';
 
 const API_URL = { us: 'https://api.opsgenie.com', eu: 'https://api.eu.opsgenie.com' } as const;
 const PRIORITY: Record<string, string> = { critical: 'P1', warning: 'P3', info: 'P5' };
@@ -15,7 +16,8 @@ export function opsgenieSender(publicUrl: string): Sender {
     const base = String(config.api_url ?? API_URL[config.region === 'eu' ? 'eu' : 'us']).replace(/\/+$/, '');
     const headers = { authorization: `GenieKey ${String(config.api_key)}` };
     const { alert } = payload;
-    if (!alert || payload.event === 'alert_fired') return postJson(`${base}/v2/alerts`, createBody(payload, publicUrl), headers);
+    // A reminder or a flapping notice has the alert's alias: Opsgenie counts it on the open alert.
+    if (!alert || payload.event === 'alert_fired' || payload.event === 'alert_reminder' || payload.event === 'alert_flapping') return postJson(`${base}/v2/alerts`, createBody(payload, publicUrl), headers);
     const action = payload.event === 'alert_acknowledged' ? 'acknowledge' : 'close';
     const note = payload.event === 'alert_acknowledged' ? 'Acknowledged in Outpost' : 'Resolved in Outpost';
     return postJson(`${base}/v2/alerts/${encodeURIComponent(alert.id)}/${action}?identifierType=alias`, { source: 'Outpost', note }, headers);
@@ -26,8 +28,8 @@ function createBody({ alert, service, text, locations }: NotificationPayload, pu
   if (!alert) {
     return { message: 'Outpost test notification', alias: `outpost-test-${randomUUID()}`, description: text, source: 'Outpost', priority: 'P5', tags: ['outpost', 'test'] };
   }
-  const link = `${publicUrl}/services/${alert.service_id}`;
-  const details: Record<string, string> = { service: service?.name ?? alert.service_name, service_id: alert.service_id, severity: alert.severity, link };
+  const link = alertLink(publicUrl, alert);
+  const details: Record<string, string> = { service: service?.name ?? alert.service_name, ...(alert.service_id ? { service_id: alert.service_id } : {}), severity: alert.severity, link };
   if (service?.endpoint) details.endpoint = service.endpoint;
   if (locations?.length) details.locations = locations.join(', ');
   return {

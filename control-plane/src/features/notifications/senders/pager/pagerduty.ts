@@ -3,12 +3,16 @@
 import type { NotificationPayload } from '../../delivery.js';
 import { postJson } from '../http-send.js';
 import type { Sender } from '../sender.js';
+import { alertLink } from '../alert-link.js';
 
 const ACTIONS: Record<NotificationPayload['event'], string> = {
   alert_fired: 'trigger',
   test: 'trigger',
   alert_acknowledged: 'acknowledge',
   alert_resolved: 'resolve',
+  // The same dedup key: PagerDuty adds it to the open incident.
+  alert_reminder: 'trigger',
+  alert_flapping: 'trigger',
 };
 
 export function pagerDutySender(eventsUrl: string, publicUrl: string): Sender {
@@ -29,7 +33,7 @@ export function pagerDutySender(eventsUrl: string, publicUrl: string): Sender {
         component: payload.service?.name,
         custom_details: { alert, service: payload.service },
       };
-      body.links = [{ href: alert ? `${publicUrl}/services/${alert.service_id}` : publicUrl, text: 'Open in Outpost' }];
+      body.links = [{ href: alert ? alertLink(publicUrl, alert) : publicUrl, text: 'Open in Outpost' }];
     }
     return postJson(eventsUrl, body);
   };
