@@ -91,7 +91,7 @@ describe('dashboard: alerting', function () {
     await page.getByRole('button', { name: 'Create rule' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create alert rule' });
     await dialog.getByLabel('Name').fill('Anything down');
-    expect(await dialog.getByLabel('Service').inputValue()).to.equal('');
+    expect(await dialog.getByLabel('Service', { exact: true }).inputValue()).to.equal('');
     await dialog.getByLabel('Severity').selectOption('critical');
     await dialog.getByRole('checkbox', { name: 'Ops hook' }).check();
     await dialog.getByLabel('Consecutive failures').fill('0');

@@ -63,7 +63,7 @@ describe('dashboard: a new user from sign-up to an acknowledged alert', function
     await page.getByRole('button', { name: 'Create rule' }).click();
     const ruleDialog = page.getByRole('dialog');
     await ruleDialog.getByLabel('Name').fill('shop is down');
-    await ruleDialog.getByLabel('Service').selectOption({ label: 'shop' });
+    await ruleDialog.getByLabel('Service', { exact: true }).selectOption({ label: 'shop' });
     await ruleDialog.getByRole('button', { name: 'Create rule' }).click();
     await page.getByRole('main').getByText('shop is down', { exact: true }).first().waitFor();
 

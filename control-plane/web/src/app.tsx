@@ -27,6 +27,7 @@ const SIGNED_IN_ROUTES: [string, ReactNode][] = [
   ['/channels', page(() => import('./pages/channels/channels'))],
   ['/escalation-policies', page(() => import('./pages/escalation/escalation-policies'))],
   ['/maintenance', page(() => import('./pages/maintenance/maintenance'))],
+  ['/silences', page(() => import('./pages/silences/silences'))],
   ['/heartbeats', page(() => import('./pages/heartbeats/heartbeats'))],
   ['/agents', page(() => import('./pages/agents/agents'))],
   ['/locations', page(() => import('./pages/locations/locations'))],

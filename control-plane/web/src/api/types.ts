@@ -28,6 +28,14 @@ export interface Service {
   options: Record<string, unknown>;
   last_checked_at: string | null;
   last_response_time_ms: number | null;
+  /** No agent checks it and it opens no alert; `status` is the one it had when paused. */
+  paused: boolean;
+  /** Its status keeps changing: its alerts send one "flapping" notice instead of one per change. */
+  flapping?: boolean;
+  /** No result for three check intervals (or every location dark) while it should be checked: `status` is the last one known. */
+  stale: boolean;
+  /** When its last result was taken; null when it never had one. */
+  last_result_at: string | null;
   /** Ids of the services it depends on. */
   depends_on: string[];
   /** Its dependencies that are RED now: its alerts are held while any is. */
@@ -53,6 +61,10 @@ export interface OverviewRow {
   tags: string[];
   locations: string[];
   status: Status | null;
+  paused: boolean;
+  flapping?: boolean;
+  stale: boolean;
+  last_result_at: string | null;
   last_checked_at: string | null;
   last_response_time_ms: number | null;
   location_statuses: LocationStatus[];
@@ -91,13 +103,21 @@ export type AlertStatus = 'firing' | 'acknowledged' | 'resolved';
 export interface Alert {
   id: string;
   organization_id: string;
-  service_id: string;
+  /** What it is about: a service's status, a service without data, a silent agent, a dark location. */
+  kind: 'service' | 'no_data' | 'agent_offline' | 'location_offline';
+  /** null for an agent's or a location's alert. */
+  service_id: string | null;
+  /** The service's name, or the agent's or location's. */
   service_name: string;
-  alert_rule_id: string;
+  alert_rule_id: string | null;
+  agent_id: string | null;
+  location: string | null;
   severity: 'critical' | 'warning' | 'info';
   title: string;
   message: string;
   status: AlertStatus;
+  /** The silence keeping it quiet: open, but notifying nobody. */
+  silenced_by: string | null;
   fired_at: string;
   last_fired_at: string;
   acknowledged_at: string | null;
@@ -134,9 +154,20 @@ export interface ServiceStatusEvent {
   status: Status;
   previous_status: Status | null;
   changed_at: string;
+  flapping?: boolean;
+}
+
+/** The feed's `service_stale` message: a service went without data, or is watched no more (paused). */
+export interface ServiceStaleEvent {
+  service_id: string;
+  service_name: string;
+  stale: boolean;
+  last_result_at: string | null;
+  changed_at: string;
 }
 
 export type LiveMessage =
   | { type: 'check_result'; data: CheckResultEvent }
   | { type: 'service_status'; data: ServiceStatusEvent }
+  | { type: 'service_stale'; data: ServiceStaleEvent }
   | { type: 'alert_fired' | 'alert_acknowledged' | 'alert_resolved'; data: Alert };

@@ -24,6 +24,7 @@ const NAVIGATION: { group: string; links: { to: string; label: string }[] }[] = 
       { to: '/channels', label: 'Notification channels' },
       { to: '/escalation-policies', label: 'Escalation policies' },
       { to: '/maintenance', label: 'Maintenance windows' },
+      { to: '/silences', label: 'Silences' },
       { to: '/status-pages', label: 'Status pages' },
     ],
   },

@@ -23,21 +23,37 @@ export function applyLiveMessages(client: QueryClient, org: string, messages: Li
           ...row,
           last_checked_at: r.checked_at,
           last_response_time_ms: r.response_time_ms,
+          // A result ends a time without data (the server clears `stale` as it stores it).
+          stale: false,
+          last_result_at: r.checked_at,
           location_statuses: [
             ...row.location_statuses.filter((l) => l.location !== r.location),
             { location: r.location, status: r.status, checked_at: r.checked_at, response_time_ms: r.response_time_ms },
           ].sort((a, b) => a.location.localeCompare(b.location)),
         }));
-        patchQueries<Service>(client, queryKeys.service(org, r.service_id), (s) => ({ ...s, last_checked_at: r.checked_at, last_response_time_ms: r.response_time_ms }), { exact: true });
+        patchQueries<Service>(
+          client,
+          queryKeys.service(org, r.service_id),
+          (s) => ({ ...s, last_checked_at: r.checked_at, last_response_time_ms: r.response_time_ms, stale: false, last_result_at: r.checked_at }),
+          { exact: true },
+        );
         break;
       }
       case 'service_status': {
         const s = message.data;
         statusesChanged = true;
         touchedServices.add(s.service_id);
-        patchRow(s.service_id, (row) => ({ ...row, status: s.status }));
-        patchQueries<Service>(client, queryKeys.service(org, s.service_id), (service) => ({ ...service, status: s.status }), { exact: true });
+        // An older control plane sends no `flapping`: what the page holds stays.
+        const flapping = typeof s.flapping === 'boolean' ? { flapping: s.flapping } : {};
+        patchRow(s.service_id, (row) => ({ ...row, status: s.status, ...flapping }));
+        patchQueries<Service>(client, queryKeys.service(org, s.service_id), (service) => ({ ...service, status: s.status, ...flapping }), { exact: true });
         invalidateDependents(client, org, s.service_id);
+        break;
+      }
+      case 'service_stale': {
+        const { service_id: id, stale, last_result_at } = message.data;
+        patchRow(id, (row) => ({ ...row, stale, last_result_at }));
+        patchQueries<Service>(client, queryKeys.service(org, id), (service) => ({ ...service, stale, last_result_at }), { exact: true });
         break;
       }
       default:

@@ -1,12 +1,16 @@
-// Create or edit an alert rule: which service, how severe, when it fires and whom it notifies.
-// The API validates everything; its messages appear at the fields they name.
+// Create or edit an alert rule: which services (one, those a selector picks, or all), how
+// severe, when it fires, when it resolves and reminds, and whom it notifies. The API validates
+// everything; its messages appear at the fields they name.
 import { useState, type FormEvent } from 'react';
 import { useSaveResource } from '../../api/resources';
+import type { ServicesSummary } from '../../api/types';
 import { CheckboxField, SelectField, TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { FormProblems } from '../../ui/page';
 import { CheckboxGroup } from '../channels/checkbox-group';
-import { DEFAULT_STATUSES, SEVERITIES, type AlertRule, type RuleCondition, type RuleStatus, type Severity } from './rule-types';
+import { MatcherFields } from '../silences/matcher-fields';
+import { BY_SELECTOR, draftOf, ruleBodyOf, SHOWN_PATHS, type Draft } from './rule-draft';
+import { SEVERITIES, type AlertRule, type RuleStatus, type Severity } from './rule-types';
 import { FormActions } from '../../ui/form-actions';
 
 export interface RuleChoices {
@@ -14,66 +18,15 @@ export interface RuleChoices {
   channels: { id: string; name: string }[];
   policies: { id: string; name: string }[];
   teams: { id: string; name: string }[];
+  /** The organization's tags, environments and locations, offered to a selector. */
+  known?: ServicesSummary;
 }
 
-interface Draft {
-  name: string;
-  serviceId: string;
-  severity: Severity;
-  enabled: boolean;
-  statuses: RuleStatus[];
-  consecutiveFailures: string;
-  responseTimeAbove: string;
-  minFailingLocations: string;
-  channelIds: string[];
-  teamIds: string[];
-  policyId: string;
-}
-
-const KNOWN_KEYS = ['statuses', 'consecutive_failures', 'response_time_ms_above', 'min_failing_locations', 'escalation_policy_id', 'channel_ids', 'team_ids'];
 const STATUS_CHOICES: { value: RuleStatus; label: string }[] = [
   { value: 'RED', label: 'RED (failing)' },
   { value: 'YELLOW', label: 'YELLOW (slow)' },
   { value: 'GREEN', label: 'GREEN (passing)' },
 ];
-
-const numberText = (n: number | null | undefined) => (typeof n === 'number' ? String(n) : '');
-const numberOrNull = (text: string) => (text.trim() === '' ? null : Number(text));
-
-function draftOf(rule: AlertRule | undefined): Draft {
-  const c = rule?.condition ?? {};
-  return {
-    name: rule?.name ?? '',
-    serviceId: rule?.service_id ?? '',
-    severity: rule?.severity ?? 'critical',
-    enabled: rule?.enabled ?? true,
-    statuses: c.statuses ?? DEFAULT_STATUSES,
-    consecutiveFailures: numberText(c.consecutive_failures),
-    responseTimeAbove: numberText(c.response_time_ms_above),
-    minFailingLocations: numberText(c.min_failing_locations),
-    channelIds: c.channel_ids ?? [],
-    teamIds: c.team_ids ?? [],
-    policyId: c.escalation_policy_id ?? '',
-  };
-}
-
-function conditionOf(d: Draft, previous: RuleCondition | undefined): RuleCondition {
-  const kept = Object.fromEntries(Object.entries(previous ?? {}).filter(([key]) => !KNOWN_KEYS.includes(key)));
-  // No channel and no team: the escalation policy, else every enabled channel, is notified.
-  const targeted = d.channelIds.length > 0 || d.teamIds.length > 0;
-  return {
-    ...kept,
-    statuses: d.statuses,
-    ...(d.consecutiveFailures.trim() ? { consecutive_failures: Number(d.consecutiveFailures) } : {}),
-    response_time_ms_above: numberOrNull(d.responseTimeAbove),
-    min_failing_locations: numberOrNull(d.minFailingLocations),
-    escalation_policy_id: d.policyId || null,
-    channel_ids: targeted ? d.channelIds : null,
-    team_ids: targeted ? d.teamIds : null,
-  };
-}
-
-const SHOWN_PATHS = ['name', 'service_id', 'severity', 'enabled', ...KNOWN_KEYS.map((k) => `condition.${k}`)];
 
 export function RuleForm({ rule, choices, onDone }: { rule?: AlertRule; choices: RuleChoices; onDone(): void }) {
   const [draft, setDraft] = useState(() => draftOf(rule));
@@ -83,14 +36,7 @@ export function RuleForm({ rule, choices, onDone }: { rule?: AlertRule; choices:
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const body = {
-      name: draft.name,
-      service_id: draft.serviceId || null,
-      severity: draft.severity,
-      enabled: draft.enabled,
-      condition: conditionOf(draft, rule?.condition),
-    };
-    save.mutate({ id: rule?.id, body }, { onSuccess: onDone });
+    save.mutate({ id: rule?.id, body: ruleBodyOf(draft, rule) }, { onSuccess: onDone });
   };
 
   return (
@@ -98,13 +44,22 @@ export function RuleForm({ rule, choices, onDone }: { rule?: AlertRule; choices:
       <FormProblems messages={errors.summary(SHOWN_PATHS)} />
       <div className="form-grid">
         <TextField label="Name" value={draft.name} onChange={(e) => set('name', e.target.value)} error={errors.field('name')} required autoFocus />
-        <SelectField label="Service" value={draft.serviceId} onChange={(e) => set('serviceId', e.target.value)} error={errors.field('service_id')}>
+        <SelectField
+          label="Service"
+          value={draft.serviceId}
+          onChange={(e) => set('serviceId', e.target.value)}
+          error={errors.field('service_id')}
+          hint="All services, the services a selector picks (including those made later), or one service."
+        >
           <option value="">All services</option>
-          {choices.services.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
+          <option value={BY_SELECTOR}>Services matching a selector</option>
+          <optgroup label="One service">
+            {choices.services.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </optgroup>
         </SelectField>
         <SelectField label="Severity" value={draft.severity} onChange={(e) => set('severity', e.target.value as Severity)} error={errors.field('severity')}>
           {SEVERITIES.map((s) => (
@@ -114,12 +69,24 @@ export function RuleForm({ rule, choices, onDone }: { rule?: AlertRule; choices:
           ))}
         </SelectField>
       </div>
+      {draft.serviceId === BY_SELECTOR && (
+        <MatcherFields
+          legend="Selector"
+          hint="The rule covers every service matching all of these, including services created later."
+          draft={draft.selector}
+          onChange={(selector) => set('selector', selector)}
+          errors={errors}
+          path="condition.selector"
+          known={choices.known}
+        />
+      )}
       <CheckboxGroup
         legend="Statuses that fire"
         options={STATUS_CHOICES}
         selected={draft.statuses}
         onChange={(statuses) => set('statuses', statuses as RuleStatus[])}
         error={errors.field('condition.statuses')}
+        hint="None: a rule only about missing data or offline agents (below)."
         none=""
       />
       <div className="form-grid">
@@ -153,7 +120,43 @@ export function RuleForm({ rule, choices, onDone }: { rule?: AlertRule; choices:
           error={errors.field('condition.min_failing_locations')}
           hint="Locations that must agree; empty: 1."
         />
+        <TextField
+          label="Recovery threshold"
+          type="number"
+          min={1}
+          max={20}
+          inputMode="numeric"
+          value={draft.recoveryThreshold}
+          onChange={(e) => set('recoveryThreshold', e.target.value)}
+          error={errors.field('condition.recovery_threshold')}
+          hint="GREEN results in a row before its alert resolves itself; empty: 1."
+        />
+        <TextField
+          label="Repeat interval (minutes)"
+          type="number"
+          min={1}
+          max={10080}
+          inputMode="numeric"
+          value={draft.repeatInterval}
+          onChange={(e) => set('repeatInterval', e.target.value)}
+          error={errors.field('condition.repeat_interval_minutes')}
+          hint="Reminders while its alert fires unacknowledged; empty: none."
+        />
       </div>
+      <CheckboxField
+        label="Alert when a service has no data"
+        checked={draft.noData}
+        onChange={(e) => set('noData', e.target.checked)}
+        error={errors.field('condition.no_data')}
+        hint="A service it covers got no result for three intervals (its agents may be down)."
+      />
+      <CheckboxField
+        label="Alert when an agent or location goes offline"
+        checked={draft.agentOffline}
+        onChange={(e) => set('agentOffline', e.target.checked)}
+        error={errors.field('condition.agent_offline')}
+        hint="Its targets hear of silent agents and dark locations; while no rule asks for them, every enabled channel does."
+      />
       <CheckboxGroup
         legend="Notification channels"
         options={choices.channels.map((c) => ({ value: c.id, label: c.name }))}

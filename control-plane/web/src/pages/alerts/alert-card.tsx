@@ -9,6 +9,7 @@ import type { Alert } from '../../api/types';
 import { useOrg, useSession } from '../../session/session';
 import { formatAgo, formatDateTime } from '../../ui/format';
 import { Deliveries } from './deliveries';
+import { SilencedNote, SnoozeMenu } from './snooze';
 
 const STATUS_TEXT: Record<Alert['status'], string> = { firing: 'Firing', acknowledged: 'Acknowledged', resolved: 'Resolved' };
 
@@ -17,6 +18,34 @@ function When({ iso }: { iso: string }) {
     <time dateTime={iso} title={formatDateTime(iso)}>
       {formatDateTime(iso)} ({formatAgo(iso)})
     </time>
+  );
+}
+
+/** What the alert is about: its service, or (no service) the silent agent and its location, or the dark location. */
+function Subject({ alert }: { alert: Alert }) {
+  if (alert.service_id) {
+    return (
+      <div>
+        <dt>Service</dt>
+        <dd>
+          <Link to={`/services/${alert.service_id}`}>{alert.service_name}</Link>
+        </dd>
+      </div>
+    );
+  }
+  return (
+    <>
+      {alert.kind === 'agent_offline' && (
+        <div>
+          <dt>Agent</dt>
+          <dd>{alert.service_name}</dd>
+        </div>
+      )}
+      <div>
+        <dt>Location</dt>
+        <dd>{alert.location ? <Link to={`/locations/${encodeURIComponent(alert.location)}`}>{alert.location}</Link> : '—'}</dd>
+      </div>
+    </>
   );
 }
 
@@ -32,6 +61,8 @@ export function AlertCard({ alert, personName }: { alert: Alert; personName(user
   });
   // Someone without a user id (an API key) can act too; the API then records no person.
   const by = (userId: string | null, otherwise: string) => (userId ? `by ${personName(userId)}` : otherwise);
+  // A resolved alert may keep the id of the silence it had; only an open one is silenced now.
+  const silenced = alert.status !== 'resolved' ? alert.silenced_by : null;
 
   return (
     <article className={`card alert-card alert-${alert.status}`} aria-labelledby={titleId}>
@@ -40,16 +71,13 @@ export function AlertCard({ alert, personName }: { alert: Alert; personName(user
         <p className="alert-tags">
           <span className={`alert-status alert-status-${alert.status}`}>{STATUS_TEXT[alert.status]}</span>
           <span className={`severity severity-${alert.severity}`}>Severity: {alert.severity}</span>
+          {silenced && <span className="alert-status alert-silenced">Silenced</span>}
         </p>
       </header>
       {alert.message && <p className="alert-message">{alert.message}</p>}
+      {silenced && <SilencedNote silenceId={silenced} />}
       <dl className="alert-facts">
-        <div>
-          <dt>Service</dt>
-          <dd>
-            <Link to={`/services/${alert.service_id}`}>{alert.service_name}</Link>
-          </dd>
-        </div>
+        <Subject alert={alert} />
         <div>
           <dt>Fired</dt>
           <dd>
@@ -103,6 +131,7 @@ export function AlertCard({ alert, personName }: { alert: Alert; personName(user
             Resolve
           </button>
         )}
+        {canWrite && alert.service_id && alert.status !== 'resolved' && !silenced && <SnoozeMenu alert={alert} serviceId={alert.service_id} />}
         <button type="button" aria-expanded={showDeliveries} aria-controls={`${titleId}-deliveries`} onClick={() => setShowDeliveries((v) => !v)}>
           {showDeliveries ? 'Hide deliveries' : 'Show deliveries'}
         </button>

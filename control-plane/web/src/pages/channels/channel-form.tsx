@@ -9,6 +9,7 @@ import { FormProblems } from '../../ui/page';
 import { CHANNEL_TYPES, type Channel, type ChannelType } from './channel-types';
 import { FormActions } from '../../ui/form-actions';
 import { providersOf, type Provider } from './channel-providers';
+import { ChannelTemplateField, templateDraftOf, templateOf, type TemplateDraft } from './channel-template-field';
 
 interface Draft {
   name: string;
@@ -23,6 +24,7 @@ interface Draft {
   headers: string;
   secret: string;
   to: string;
+  template: TemplateDraft;
 }
 
 const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
@@ -36,12 +38,13 @@ function draftOf(channel: Channel | undefined): Draft {
     enabled: channel?.enabled ?? true,
     // A pager naming PagerDuty is the same as one naming no provider.
     provider: c.provider === 'pagerduty' ? '' : text(c.provider),
-    values: Object.fromEntries(Object.entries(c).filter(([key]) => key !== 'provider').map(([key, value]) => [key, text(value)])),
+    values: Object.fromEntries(Object.entries(c).filter(([key]) => key !== 'provider' && key !== 'template').map(([key, value]) => [key, text(value)])),
     url: text(c.url),
     method: text(c.method),
     headers,
     secret: text(c.secret),
     to: text(c.to),
+    template: templateDraftOf(c.template),
   };
 }
 
@@ -66,6 +69,11 @@ function providerConfig(d: Draft, provider: Provider): Record<string, unknown> {
 }
 
 function configOf(d: Draft, headers: Record<string, string> | undefined): Record<string, unknown> {
+  const template = templateOf(d.type, d.template);
+  return { ...typeConfigOf(d, headers), ...(template !== undefined ? { template } : {}) };
+}
+
+function typeConfigOf(d: Draft, headers: Record<string, string> | undefined): Record<string, unknown> {
   switch (d.type) {
     case 'chat':
     case 'pager':
@@ -83,7 +91,7 @@ function selectedProvider(d: Draft): Provider {
   return providers.find((p) => p.value === d.provider) ?? providers[0]!;
 }
 
-const SHOWN_PATHS = ['name', 'channel_type', 'enabled', 'config.url', 'config.method', 'config.headers', 'config.secret', 'config.to'];
+const SHOWN_PATHS = ['name', 'channel_type', 'enabled', 'config.url', 'config.method', 'config.headers', 'config.secret', 'config.to', 'config.template'];
 
 export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone(): void }) {
   const [draft, setDraft] = useState(() => draftOf(channel));
@@ -173,6 +181,7 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone(): 
       )}
       {draft.type === 'email' && <TextField label="To (email address)" type="email" value={draft.to} onChange={(e) => set('to', e.target.value)} error={errors.field('config.to')} required />}
       {draft.type === 'sms' && <TextField label="To (phone number)" type="tel" value={draft.to} onChange={(e) => set('to', e.target.value)} error={errors.field('config.to')} hint="In international form, e.g. +15555550100." required />}
+      <ChannelTemplateField type={draft.type} draft={draft.template} onChange={(t) => set('template', t)} error={errors.field} />
       <CheckboxField label="Enabled" checked={draft.enabled} onChange={(e) => set('enabled', e.target.checked)} error={errors.field('enabled')} />
       <FormActions onCancel={onDone} busy={save.isPending} submitLabel={channel ? 'Save' : 'Create channel'} />
     </form>

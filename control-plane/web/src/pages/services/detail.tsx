@@ -1,6 +1,6 @@
 // One service: what it checks, its latest result's assertions and steps, its status now and
 // per location, response times and phases, uptime and the checks log, all refreshed by the
-// live feed; write actions for members+.
+// live feed; write actions for members+, Pause/Resume among them.
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useResourceList } from '../../api/resources';
@@ -9,11 +9,11 @@ import { useSession } from '../../session/session';
 import { DeleteButton } from '../../ui/delete-button';
 import { formatAgo, formatDateTime } from '../../ui/format';
 import { LoadError, Loading, Page } from '../../ui/page';
-import { StatusBadge } from '../../ui/status';
+import { FlappingBadge, PausedBadge, StaleNote, StatusBadge } from '../../ui/status';
 import { ChecksLog } from './checks-log';
 import { LatestResult } from './latest-result';
 import { LocationHistory } from './location-history';
-import { useCheckNow, useDeleteService, useService } from './service-api';
+import { useCheckNow, useDeleteService, usePauseService, useService } from './service-api';
 import { UptimeCard } from './uptime-card';
 import './services.css';
 
@@ -35,7 +35,8 @@ function ServiceDetail({ service }: { service: Service }) {
       actions={
         canWrite && (
           <>
-            <CheckNowButton serviceId={service.id} />
+            {!service.paused && <CheckNowButton serviceId={service.id} />}
+            <PauseButton service={service} />
             <Link className="button" to={`/services/${service.id}/edit`}>
               Edit
             </Link>
@@ -53,11 +54,24 @@ function ServiceDetail({ service }: { service: Service }) {
       <p>
         <Link to="/services">← All services</Link>
       </p>
+      {service.paused && (
+        <p className="notice" role="status">
+          Paused: no agent checks this service and it opens no alert. Its status is the one it had when it was paused.
+        </p>
+      )}
+      {service.stale && (
+        <p className="notice stale-notice" role="status">
+          {service.last_result_at ? `No data since ${formatDateTime(service.last_result_at)}` : 'No data yet'}: no result has arrived for three check intervals (at least 90 s).
+          The status shown is the last one known.
+        </p>
+      )}
       {service.suppressed_by.length > 0 && <HeldNotice parents={service.suppressed_by} />}
       <section className="card" aria-label="About this service">
         <dl className="service-facts">
-          <Fact term="Status">
-            <StatusBadge status={service.status} />
+          <Fact term="Status" className={service.stale ? 'stale' : undefined}>
+            {service.paused && <PausedBadge status={service.status} />} <StatusBadge status={service.status} label={service.paused ? 'Last status' : undefined} />
+            {service.flapping === true && <FlappingBadge />}
+            {service.stale && <StaleNote since={service.last_result_at} />}
           </Fact>
           <Fact term="Endpoint">
             <span className="mono">{service.endpoint}</span>
@@ -127,12 +141,29 @@ function Dependencies({ ids }: { ids: string[] }) {
   );
 }
 
-function Fact({ term, children }: { term: string; children: ReactNode }) {
+function Fact({ term, children, className }: { term: string; children: ReactNode; className?: string }) {
   return (
-    <div>
+    <div className={className}>
       <dt>{term}</dt>
       <dd>{children}</dd>
     </div>
+  );
+}
+
+/** Stops or restarts the service's checks; the answer is the service as saved. */
+function PauseButton({ service }: { service: Service }) {
+  const pause = usePauseService(service.id);
+  return (
+    <>
+      <button type="button" disabled={pause.isPending} onClick={() => pause.mutate(!service.paused)}>
+        {service.paused ? 'Resume' : 'Pause'}
+      </button>
+      {pause.isError && (
+        <p className="form-error" role="alert">
+          {service.paused ? 'The service could not be resumed' : 'The service could not be paused'}: {pause.error.message}
+        </p>
+      )}
+    </>
   );
 }
 

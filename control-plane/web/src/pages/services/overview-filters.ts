@@ -28,7 +28,11 @@ export function paramsOf(filters: Filters): URLSearchParams {
   return params;
 }
 
-const RANK: Record<Status | 'PENDING', number> = { RED: 0, YELLOW: 1, GREEN: 2, PENDING: 3 };
+/** What a row shows as its status: a paused service is PAUSED whatever status it keeps. */
+export type ShownStatus = Status | 'PENDING' | 'PAUSED';
+export const shownStatus = (row: OverviewRow): ShownStatus => (row.paused ? 'PAUSED' : (row.status ?? 'PENDING'));
+
+const RANK: Record<ShownStatus, number> = { RED: 0, YELLOW: 1, GREEN: 2, PENDING: 3, PAUSED: 4 };
 const byName = (a: OverviewRow, b: OverviewRow) => a.name.localeCompare(b.name);
 
 /** The rows matching every filter, in the chosen order (`created_at` keeps the API's order). */
@@ -36,7 +40,7 @@ export function applyFilters(rows: readonly OverviewRow[], filters: Filters): Ov
   const q = filters.q?.trim().toLowerCase();
   const matched = rows.filter(
     (row) =>
-      (!filters.status || (row.status ?? 'PENDING') === filters.status) &&
+      (!filters.status || shownStatus(row) === filters.status) &&
       (!filters.tag || row.tags.includes(filters.tag)) &&
       (!filters.environment || row.environment === filters.environment) &&
       (!filters.location || row.locations.includes(filters.location)) &&
@@ -45,7 +49,7 @@ export function applyFilters(rows: readonly OverviewRow[], filters: Filters): Ov
   );
   const sort = (filters.sort ?? 'status') as Sort;
   if (sort === 'name') return matched.sort(byName);
-  if (sort === 'status') return matched.sort((a, b) => RANK[a.status ?? 'PENDING'] - RANK[b.status ?? 'PENDING'] || byName(a, b));
+  if (sort === 'status') return matched.sort((a, b) => RANK[shownStatus(a)] - RANK[shownStatus(b)] || byName(a, b));
   return matched;
 }
 
@@ -53,8 +57,8 @@ function matchesText(row: OverviewRow, q: string): boolean {
   return row.name.toLowerCase().includes(q) || row.endpoint.toLowerCase().includes(q) || row.tags.some((t) => t.toLowerCase().includes(q));
 }
 
-export function countByStatus(rows: readonly OverviewRow[]): Record<Status | 'PENDING', number> {
-  const counts = { GREEN: 0, YELLOW: 0, RED: 0, PENDING: 0 };
-  for (const row of rows) counts[row.status ?? 'PENDING'] += 1;
+export function countByStatus(rows: readonly OverviewRow[]): Record<ShownStatus, number> {
+  const counts = { GREEN: 0, YELLOW: 0, RED: 0, PENDING: 0, PAUSED: 0 };
+  for (const row of rows) counts[shownStatus(row)] += 1;
   return counts;
 }

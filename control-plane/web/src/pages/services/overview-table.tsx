@@ -1,18 +1,27 @@
 // The services list: only the rows in view are in the DOM (thousands of services scroll like
 // ten), on a div grid that keeps table semantics (role table/row/cell, aria-rowcount and
-// aria-rowindex) for assistive technology.
+// aria-rowindex) for assistive technology. With a selection, each row starts with a named
+// checkbox and the header with one for every row shown (the bulk actions act on them).
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { memo, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { OverviewRow } from '../../api/types';
 import { formatMs } from '../../ui/format';
-import { LocationDot, StatusBadge } from '../../ui/status';
+import { FlappingBadge, LocationDot, PausedBadge, StaleNote, StatusBadge } from '../../ui/status';
 import { Sparkline } from './sparkline';
 
 const ROW_HEIGHT = 44;
 const COLUMNS = ['Name', 'Check type', 'Endpoint', 'Status', 'Response time', 'Trend (24 h)', 'Locations'];
 
-export function OverviewTable({ rows }: { rows: OverviewRow[] }) {
+/** The rows chosen for a bulk action, by id. */
+export interface RowSelection {
+  selected: ReadonlySet<string>;
+  toggle(id: string): void;
+  /** Selects every row shown, or none when all of them are selected already. */
+  toggleAll(): void;
+}
+
+export function OverviewTable({ rows, selection }: { rows: OverviewRow[]; selection?: RowSelection }) {
   const body = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   // The window scrolls; the virtualizer needs where the rows start on the page, which moves
@@ -34,7 +43,12 @@ export function OverviewTable({ rows }: { rows: OverviewRow[] }) {
     <div className="services-table-scroll">
       <div className="services-table" role="table" aria-label="Services" aria-rowcount={rows.length + 1}>
         <div role="rowgroup" className="services-head">
-          <div role="row" className="services-row" aria-rowindex={1}>
+          <div role="row" className={rowClass(selection)} aria-rowindex={1}>
+            {selection && (
+              <div role="columnheader" className="cell-select">
+                <SelectAll rows={rows} selection={selection} />
+              </div>
+            )}
             {COLUMNS.map((name) => (
               <div role="columnheader" key={name}>
                 {name}
@@ -49,6 +63,8 @@ export function OverviewTable({ rows }: { rows: OverviewRow[] }) {
               row={rows[item.index]!}
               index={item.index}
               top={item.start - virtualizer.options.scrollMargin}
+              selected={selection ? selection.selected.has(rows[item.index]!.id) : undefined}
+              toggle={selection?.toggle}
             />
           ))}
         </div>
@@ -57,10 +73,41 @@ export function OverviewTable({ rows }: { rows: OverviewRow[] }) {
   );
 }
 
-const ServiceRow = memo(function ServiceRow({ row, index, top }: { row: OverviewRow; index: number; top: number }) {
+const rowClass = (selection: RowSelection | undefined) => (selection ? 'services-row selectable' : 'services-row');
+
+/** Checked when every row shown is selected, mixed when some are. */
+function SelectAll({ rows, selection }: { rows: OverviewRow[]; selection: RowSelection }) {
+  const box = useRef<HTMLInputElement>(null);
+  const count = rows.filter((row) => selection.selected.has(row.id)).length;
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = count > 0 && count < rows.length;
+  }, [count, rows.length]);
+  return <input ref={box} type="checkbox" aria-label="Select all services shown" checked={count > 0 && count === rows.length} onChange={selection.toggleAll} />;
+}
+
+interface ServiceRowProps {
+  row: OverviewRow;
+  index: number;
+  top: number;
+  /** Undefined: rows cannot be selected (a viewer). */
+  selected?: boolean;
+  toggle?(id: string): void;
+}
+
+const ServiceRow = memo(function ServiceRow({ row, index, top, selected, toggle }: ServiceRowProps) {
   const byLocation = new Map(row.location_statuses.map((l) => [l.location, l.status]));
   return (
-    <div role="row" className="services-row" aria-rowindex={index + 2} style={{ transform: `translateY(${top}px)` }}>
+    <div
+      role="row"
+      className={`services-row${toggle ? ' selectable' : ''}${row.paused ? ' paused' : ''}${row.stale ? ' stale' : ''}`}
+      aria-rowindex={index + 2}
+      style={{ transform: `translateY(${top}px)` }}
+    >
+      {toggle && (
+        <div role="cell" className="cell-select">
+          <input type="checkbox" aria-label={`Select ${row.name}`} checked={selected} onChange={() => toggle(row.id)} />
+        </div>
+      )}
       <div role="cell" className="cell-name">
         <Link to={`/services/${row.id}`}>{row.name}</Link>
       </div>
@@ -69,7 +116,9 @@ const ServiceRow = memo(function ServiceRow({ row, index, top }: { row: Overview
         {row.endpoint}
       </div>
       <div role="cell">
-        <StatusBadge status={row.status} />
+        {row.paused ? <PausedBadge status={row.status} /> : <StatusBadge status={row.status} />}
+        {row.flapping === true && <FlappingBadge />}
+        {row.stale && <StaleNote since={row.last_result_at} />}
       </div>
       <div role="cell">{formatMs(row.last_response_time_ms)}</div>
       <div role="cell">

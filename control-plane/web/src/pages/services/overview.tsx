@@ -1,19 +1,21 @@
 // Every service of the organization at a glance: counts by status, filters kept in the URL,
-// and a virtualized list that the live feed patches in place (cache-updates.ts).
+// and a virtualized list that the live feed patches in place (cache-updates.ts). Members
+// select rows for bulk actions, which act on the selected rows the filters show.
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
-import type { Overview, ServicesSummary, Status } from '../../api/types';
+import type { Overview, ServicesSummary } from '../../api/types';
 import { useOrg, useSession } from '../../session/session';
 import { SelectField, TextField } from '../../ui/field';
 import { Empty, LoadError, Loading, Page } from '../../ui/page';
-import { applyFilters, countByStatus, filtersFrom, paramsOf, SORTS, type FilterKey, type Filters } from './overview-filters';
-import { OverviewTable } from './overview-table';
+import { applyFilters, countByStatus, filtersFrom, paramsOf, SORTS, type FilterKey, type Filters, type ShownStatus } from './overview-filters';
+import { BulkActions } from './bulk-actions';
+import { OverviewTable, type RowSelection } from './overview-table';
 import './services.css';
 
-const STATUSES: (Status | 'PENDING')[] = ['RED', 'YELLOW', 'GREEN', 'PENDING'];
+const STATUSES: ShownStatus[] = ['RED', 'YELLOW', 'GREEN', 'PENDING', 'PAUSED'];
 
 export default function ServicesOverviewPage() {
   const org = useOrg();
@@ -34,6 +36,23 @@ export default function ServicesOverviewPage() {
   const rows = overview.data?.services;
   const shown = useMemo(() => (rows ? applyFilters(rows, deferredFilters) : []), [rows, deferredFilters]);
   const counts = useMemo(() => countByStatus(rows ?? []), [rows]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const selectedShown = useMemo(() => shown.filter((row) => selected.has(row.id)).map((row) => row.id), [shown, selected]);
+  const names = useMemo(() => new Map((rows ?? []).map((row) => [row.id, row.name])), [rows]);
+  const toggle = useCallback(
+    (id: string) =>
+      setSelected((now) => {
+        const next = new Set(now);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const selection: RowSelection = {
+    selected,
+    toggle,
+    toggleAll: () => setSelected(selectedShown.length === shown.length ? new Set() : new Set(shown.map((row) => row.id))),
+  };
 
   // Built on the URL as it is when applied: a delayed search must not undo a filter set meanwhile.
   const latestParams = useRef(params);
@@ -60,12 +79,13 @@ export default function ServicesOverviewPage() {
           <p className="muted services-count" role="status">
             {shown.length === rows.length ? `${rows.length} services` : `${shown.length} of ${rows.length} services`}
           </p>
+          {canWrite && <BulkActions ids={selectedShown} nameOf={(id) => names.get(id)} clear={() => setSelected(new Set())} />}
           {rows.length === 0 ? (
             <Empty>No services yet.{canWrite && ' Create one with "New service".'}</Empty>
           ) : shown.length === 0 ? (
             <Empty>No service matches these filters.</Empty>
           ) : (
-            <OverviewTable rows={shown} />
+            <OverviewTable rows={shown} selection={canWrite ? selection : undefined} />
           )}
         </>
       )}
@@ -73,7 +93,7 @@ export default function ServicesOverviewPage() {
   );
 }
 
-function StatusCounts({ counts }: { counts: Record<Status | 'PENDING', number> }) {
+function StatusCounts({ counts }: { counts: Record<ShownStatus, number> }) {
   return (
     <ul className="status-counts" aria-label="Service counts">
       {STATUSES.map((status) => (

@@ -4,7 +4,7 @@ import { api } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import type { CheckResult, Service } from '../../api/types';
 import { useOrg } from '../../session/session';
-import type { Period, TestRunResult, Uptime } from './types';
+import type { BulkAnswer, BulkRequest, Period, TestRunResult, Uptime } from './types';
 
 export function useService(id: string | undefined) {
   const org = useOrg();
@@ -47,6 +47,31 @@ export function useDeleteService() {
     onSuccess: (_, id) => {
       client.removeQueries({ queryKey: queryKeys.service(org, id) });
       invalidate();
+    },
+  });
+}
+
+/** Pauses or resumes one service: its checks stop or start again, its status is kept. */
+export function usePauseService(id: string) {
+  const invalidate = useInvalidateServices();
+  return useMutation({
+    mutationFn: (paused: boolean) => api.put<Service>(`/services/${id}`, { paused }),
+    onSuccess: () => invalidate(id),
+  });
+}
+
+/** One action on many services (POST /services/bulk); every list and the services it names refetch. */
+export function useBulkServices() {
+  const org = useOrg();
+  const client = useQueryClient();
+  const invalidate = useInvalidateServices();
+  return useMutation({
+    mutationFn: (request: BulkRequest) => api.post<BulkAnswer>('/services/bulk', request),
+    onSuccess: (answer) => {
+      invalidate();
+      for (const { id, outcome } of answer.results) if (outcome === 'deleted') client.removeQueries({ queryKey: queryKeys.service(org, id) });
+      // Any service page held in the cache may show one of them: one pass over them all.
+      void client.invalidateQueries({ queryKey: [org, 'service'] });
     },
   });
 }

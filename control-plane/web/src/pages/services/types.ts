@@ -1,4 +1,5 @@
 // Answers of the service history and test endpoints, read only by the service pages.
+import type { BulkAction, BulkOutcome } from '../../../../../shared/src/bulk-actions.js';
 import type { Status } from '../../api/types';
 
 export type Period = '24h' | '7d' | '30d' | '90d';
@@ -29,4 +30,19 @@ export interface TestRunResult {
   location: string;
   agent_id: string | null;
   checked_at: string;
+}
+
+/** POST /services/bulk (control-plane/src/features/services/bulk-services.schema.ts). */
+
+export interface BulkRequest {
+  ids: string[];
+  action: BulkAction;
+  tags?: string[];
+  locations?: string[];
+}
+
+export interface BulkAnswer {
+  action: BulkAction;
+  results: { id: string; outcome: BulkOutcome; reason?: string }[];
+  counts: Record<BulkOutcome, number>;
 }

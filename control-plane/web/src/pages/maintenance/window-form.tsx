@@ -1,0 +1,127 @@
+// The form of a maintenance window: one-off (times entered in the browser's time zone, sent
+// as UTC) or recurring (a cron schedule read in a chosen time zone, and a duration). Sending
+// the fields of one form switches a saved window to it.
+import { useState, type FormEvent } from 'react';
+import { useSaveResource } from '../../api/resources';
+import type { Service } from '../../api/types';
+import { CheckboxField, SelectField, TextField } from '../../ui/field';
+import { FormActions } from '../../ui/form-actions';
+import { formErrors } from '../../ui/form-errors';
+import { FormProblems } from '../../ui/page';
+import { CheckboxGroup } from '../channels/checkbox-group';
+import { MAINTENANCE_PATH, type MaintenanceWindow, type WindowBody } from './maintenance-types';
+import { NextOccurrences } from './occurrences';
+
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const ZONES = [...new Set(['UTC', BROWSER_ZONE, ...Intl.supportedValuesOf('timeZone')])].sort((a, b) => a.localeCompare(b));
+const ONE_OFF_FIELDS = ['starts_at', 'ends_at'];
+const RECURRING_FIELDS = ['schedule', 'timezone', 'duration_minutes'];
+
+/** "2025-01-31T14:05" in local time, as a datetime-local input holds it. */
+function toLocalInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The local time as ISO UTC; an empty or partial input goes as it is, for the API to name. */
+function toIso(local: string): string | undefined {
+  if (!local) return undefined;
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? local : d.toISOString();
+}
+
+export function WindowForm({ window: current, services, onDone }: { window?: MaintenanceWindow; services: Service[]; onDone(): void }) {
+  const [name, setName] = useState(current?.name ?? '');
+  const [form, setForm] = useState<'once' | 'recurring'>(current?.schedule ? 'recurring' : 'once');
+  const [startsAt, setStartsAt] = useState(() => toLocalInput(current?.starts_at));
+  const [endsAt, setEndsAt] = useState(() => toLocalInput(current?.ends_at));
+  const [schedule, setSchedule] = useState(current?.schedule ?? '0 2 * * 0');
+  const [timezone, setTimezone] = useState(current?.timezone ?? BROWSER_ZONE);
+  const [duration, setDuration] = useState(String(current?.duration_minutes ?? 60));
+  const [serviceIds, setServiceIds] = useState(current?.service_ids ?? []);
+  const save = useSaveResource<MaintenanceWindow>(MAINTENANCE_PATH);
+  const errors = formErrors(save.error);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // An empty duration goes as a missing field, so the API names it.
+    const timing =
+      form === 'once'
+        ? { starts_at: toIso(startsAt), ends_at: toIso(endsAt) }
+        : { schedule, timezone, duration_minutes: duration.trim() === '' ? undefined : Number(duration) };
+    const body: Partial<WindowBody> = { name, ...timing, service_ids: serviceIds };
+    save.mutate({ id: current?.id, body }, { onSuccess: onDone });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <FormProblems messages={errors.summary(['name', 'service_ids', ...(form === 'once' ? ONE_OFF_FIELDS : RECURRING_FIELDS)])} />
+      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.field('name')} required autoFocus />
+      <fieldset>
+        <legend>When</legend>
+        <div className="window-forms">
+          <CheckboxField type="radio" name="window-form" label="One-off" checked={form === 'once'} onChange={() => setForm('once')} />
+          <CheckboxField type="radio" name="window-form" label="Recurring" checked={form === 'recurring'} onChange={() => setForm('recurring')} />
+        </div>
+        {form === 'once' ? (
+          <div className="form-grid">
+            <TextField label="Starts" type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} error={errors.field('starts_at')} hint={`Your time zone (${BROWSER_ZONE}).`} required />
+            <TextField label="Ends" type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} error={errors.field('ends_at')} required />
+          </div>
+        ) : (
+          <>
+            <div className="form-grid">
+              <TextField
+                label="Schedule (cron)"
+                value={schedule}
+                onChange={(e) => setSchedule(e.target.value)}
+                error={errors.field('schedule')}
+                hint={
+                  <>
+                    Each occurrence starts at a run of this expression: minute hour day month weekday, e.g. <code>0 2 * * 0</code> for Sundays at 02:00; or <code>@daily</code>.
+                  </>
+                }
+                required
+              />
+              <SelectField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} error={errors.field('timezone')} hint="The schedule is read in this zone, daylight saving included.">
+                {ZONES.map((zone) => (
+                  <option key={zone}>{zone}</option>
+                ))}
+              </SelectField>
+            </div>
+            <TextField
+              label="Duration (minutes)"
+              type="number"
+              min={1}
+              max={10_080}
+              inputMode="numeric"
+              value={duration}
+              onChange={(e) => setDuration(e.target.value)}
+              error={errors.field('duration_minutes')}
+              hint="How long each occurrence lasts: 60 is an hour, at most 10080 (a week)."
+              required
+            />
+          </>
+        )}
+        {current && (
+          <div className="field">
+            <p className="hint">Next occurrences as saved, in your time zone:</p>
+            <NextOccurrences occurrences={current.next_occurrences} label="Next occurrences as saved" />
+          </div>
+        )}
+      </fieldset>
+      <CheckboxGroup
+        legend="Services"
+        options={services.map((s) => ({ value: s.id, label: s.name }))}
+        selected={serviceIds}
+        onChange={setServiceIds}
+        error={errors.field('service_ids')}
+        hint="None chosen: the window covers all services."
+        none="No service yet: the window covers all services."
+      />
+      <FormActions onCancel={onDone} busy={save.isPending} submitLabel={current ? 'Save' : 'Create window'} />
+    </form>
+  );
+}
