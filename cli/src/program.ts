@@ -34,6 +34,10 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
     const { resourceCommands } = await import('./commands/resources.js');
     return resourceCommands(client(), outputFormat(format), io.out);
   };
+  const silencing = async (format: unknown) => {
+    const { silenceCommands } = await import('./commands/silences.js');
+    return silenceCommands(client(), outputFormat(format), io.out);
+  };
 
   program
     .command('login')
@@ -83,6 +87,35 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
     .action(async (f) => (await resources(f.output)).listAlerts(f.status));
   alerts.command('ack <alert-id>').description('acknowledge an alert').addOption(output()).action(async (id, f) => (await resources(f.output)).acknowledgeAlert(id));
   alerts.command('resolve <alert-id>').description('resolve an alert').addOption(output()).action(async (id, f) => (await resources(f.output)).resolveAlert(id));
+  alerts
+    .command('snooze <alert-id>')
+    .description("silence the alert's service for a while: it stays open but notifies nobody")
+    .requiredOption('--for <duration>', 'how long: 1h, 4h, 8h, 24h, 30m, 2d...')
+    .addOption(output())
+    .action(async (id, f) => (await silencing(f.output)).snooze(id, f.for));
+
+  const silences = program.command('silences').description('silences: alerts of the services they cover open but notify nobody');
+  silences
+    .command('ls')
+    .description('list silences (current ones by default: active and pending)')
+    .addOption(new Option('--state <state>', 'which silences').choices(['current', 'active', 'pending', 'expired', 'all']).default('current'))
+    .addOption(output())
+    .action(async (f) => (await silencing(f.output)).list(f.state));
+  silences
+    .command('create')
+    .description('silence the services every given matcher selects')
+    .option('--service <service...>', 'services, by name or id')
+    .option('--tag <tag...>', 'tags a service must all carry')
+    .option('--environment <environment>', 'the environment')
+    .option('--location <location...>', 'locations, any of them')
+    .option('--check-type <type...>', 'check types, any of them')
+    .option('--for <duration>', 'how long from its start: 30m, 4h, 1d...')
+    .option('--until <time>', 'when it ends, e.g. 2030-01-31T18:00:00Z')
+    .option('--from <time>', 'when it starts (default now)')
+    .requiredOption('--comment <text>', 'why')
+    .addOption(output())
+    .action(async (f) => (await silencing(f.output)).create(f));
+  silences.command('expire <silence-id>').description('end a silence now').addOption(output()).action(async (id, f) => (await silencing(f.output)).expire(id));
 
   const agents = program.command('agents').description('agents and their locations');
   agents.command('ls').description('list the agents').addOption(output()).action(async (f) => (await resources(f.output)).listAgents());

@@ -12,7 +12,8 @@ const SERVICE_COLUMNS: Column<Row>[] = [
   ['TYPE', (s) => s.check_type],
   ['ENDPOINT', (s) => s.endpoint],
   ['INTERVAL', (s) => `${s.check_interval_seconds}s`],
-  ['STATUS', (s) => s.status ?? 'PENDING'],
+  // A paused service keeps its status, but nothing checks it: PAUSED says what matters now.
+  ['STATUS', (s) => (s.paused ? 'PAUSED' : (s.status ?? 'PENDING'))],
   ['LOCATIONS', (s) => s.locations],
 ];
 const ALERT_COLUMNS: Column<Row>[] = [

@@ -54,15 +54,16 @@ const proxy = z
 const name = z.string().trim().min(1, 'name must not be empty').max(200);
 const names = (what: string) => z.array(z.string().min(1)).describe(`${what}, by name`);
 const seconds = z.number().int();
+const checkType = z
+  .string()
+  .refine((t) => CHECK_TYPES.includes(t.trim().toUpperCase() as CheckType), `must be one of ${CHECK_TYPES.join(', ')}`)
+  .transform((t) => t.trim().toUpperCase())
+  .describe(`one of ${CHECK_TYPES.join(', ')} (any case)`);
 
 export const ServiceEntry = z
   .strictObject({
     name: name.describe('unique in the organization; how other resources refer to this service'),
-    check_type: z
-      .string()
-      .refine((t) => CHECK_TYPES.includes(t.trim().toUpperCase() as CheckType), `must be one of ${CHECK_TYPES.join(', ')}`)
-      .transform((t) => t.trim().toUpperCase())
-      .describe(`one of ${CHECK_TYPES.join(', ')} (any case)`),
+    check_type: checkType,
     endpoint: z.string().min(1),
     description: z.string().nullable().default(null),
     environment: z.string().nullable().default(null),
@@ -73,6 +74,7 @@ export const ServiceEntry = z
     // Check options are open (validated below with the API's rules); the secret ones are references.
     options: z.looseObject({ ...secretOptionsShape(SECRET_OPTION_KEYS), proxy: proxy.optional() }).default({}),
     depends_on: names('services or heartbeats of the file or the server whose RED holds back its alerts').default([]),
+    paused: z.boolean().default(false).describe('true: no agent checks it and it opens no alert (its status is kept); apply resumes a service paused elsewhere unless this says true'),
   })
   // Checked here with the API's own rules, so that a mistake names its line; an endpoint
   // with ${ENV} in it is left to the API.
@@ -105,18 +107,25 @@ export const SecretEntry = z
 const provider = <P extends string, S extends z.ZodRawShape>(name: P, shape: S) => z.strictObject({ provider: z.literal(name), ...shape });
 const text = z.string().min(1);
 
+// A message template (Liquid) on any channel but a pager; the API parses it (README "Message templates").
+const template = z.string().min(1).describe('a Liquid message template: the message text (README "Message templates")').optional();
+const emailTemplate = z
+  .union([z.string().min(1), z.strictObject({ subject: z.string().min(1).optional(), body: z.string().min(1).optional() })])
+  .describe('a Liquid message template: the body, or {subject, body}')
+  .optional();
+
 // Chat and pager channels without a provider keep their original shape; each provider has its
 // own keys (the API checks the values: control-plane/.../channel-providers.schema.ts).
 const CHAT_CONFIG = z
   .union([
-    z.strictObject({ webhook_url: text }),
-    ...(['slack', 'discord', 'teams', 'mattermost', 'google_chat'] as const).map((name) => provider(name, { webhook_url: text })),
-    provider('telegram', { bot_token: secretRef, chat_id: z.union([text, z.number().int()]), api_url: text.optional() }),
-    provider('ntfy', { server_url: text, topic: text, token: secretRef.optional() }),
-    provider('gotify', { server_url: text, token: secretRef }),
-    provider('pushover', { token: secretRef, user: secretRef, api_url: text.optional() }),
+    z.strictObject({ webhook_url: text, template }),
+    ...(['slack', 'discord', 'teams', 'mattermost', 'google_chat'] as const).map((name) => provider(name, { webhook_url: text, template })),
+    provider('telegram', { bot_token: secretRef, chat_id: z.union([text, z.number().int()]), api_url: text.optional(), template }),
+    provider('ntfy', { server_url: text, topic: text, token: secretRef.optional(), template }),
+    provider('gotify', { server_url: text, token: secretRef, template }),
+    provider('pushover', { token: secretRef, user: secretRef, api_url: text.optional(), template }),
   ])
-  .describe('{webhook_url} for a {"text"} webhook, or provider slack, discord, teams, mattermost, google_chat {webhook_url}, telegram {bot_token, chat_id, api_url?}, ntfy {server_url, topic, token?}, gotify {server_url, token}, pushover {token, user, api_url?}');
+  .describe('{webhook_url} for a {"text"} webhook, or provider slack, discord, teams, mattermost, google_chat {webhook_url}, telegram {bot_token, chat_id, api_url?}, ntfy {server_url, topic, token?}, gotify {server_url, token}, pushover {token, user, api_url?}; each may add template');
 
 const PAGER_CONFIG = z
   .union([
@@ -129,13 +138,14 @@ const PAGER_CONFIG = z
 const CHANNEL_CONFIGS = {
   chat: CHAT_CONFIG,
   pager: PAGER_CONFIG,
-  sms: z.strictObject({ to: z.string().min(1) }),
-  email: z.strictObject({ to: z.string().min(1) }),
+  sms: z.strictObject({ to: z.string().min(1), template }),
+  email: z.strictObject({ to: z.string().min(1), template: emailTemplate }),
   webhook: z.strictObject({
     url: z.string().min(1),
     method: z.enum(['POST', 'PUT']).optional(),
     headers: z.record(z.string(), z.string()).optional(),
     secret: secretRef.optional(),
+    template,
   }),
 };
 
@@ -146,29 +156,76 @@ export const ChannelEntry = z
   .discriminatedUnion('type', [channelOf('chat'), channelOf('pager'), channelOf('sms'), channelOf('email'), channelOf('webhook')])
   .describe('a notification channel; its type cannot change in place (apply replaces it)');
 
+const some = <T extends z.ZodType>(item: T) => z.array(item).min(1);
+
+export const RuleSelectorEntry = z
+  .strictObject({
+    services: some(z.string().min(1)).optional().describe('services or heartbeats, by name'),
+    tags: some(z.string().min(1)).optional().describe('a service must carry all of them'),
+    environment: z.string().min(1).optional(),
+    locations: some(z.string().min(1)).optional().describe('a service checked from any of them'),
+    check_types: some(checkType).optional().describe('a service of any of them'),
+  })
+  .refine((s) => Object.values(s).some((v) => v !== undefined), 'name at least one of services, tags, environment, locations or check_types')
+  .describe('the services a rule covers instead of one service: every matcher given must hold; services created later are covered too');
+
+/** false is what the server holds when nothing is said: the file says nothing either. */
+const flag = (what: string) =>
+  z
+    .boolean()
+    .optional()
+    .transform((v) => (v ? true : undefined))
+    .describe(what);
+
 export const RuleEntry = z
   .strictObject({
     name,
-    service: z.string().min(1).nullable().default(null).describe('the service or heartbeat it watches, by name; null: every service'),
+    service: z.string().min(1).nullable().default(null).describe('the service or heartbeat it watches, by name; null: every service, or those selector picks'),
+    selector: RuleSelectorEntry.optional(),
     severity: z.enum(['critical', 'warning', 'info']),
     enabled: z.boolean().default(true),
     statuses: z.array(z.enum(['RED', 'YELLOW', 'GREEN'])).min(1).optional(),
     consecutive_failures: seconds.min(1).max(1000).optional(),
     response_time_ms_above: z.number().min(0).optional(),
     min_failing_locations: seconds.min(1).max(50).optional(),
+    recovery_threshold: seconds.min(1).max(20).optional().describe('GREEN results in a row before its alert resolves itself; default 1'),
+    repeat_interval_minutes: seconds.min(1).max(10_080).optional().describe('while its alert fires unacknowledged, its targets hear it again this often; default never'),
+    no_data: flag('true: it also fires when a service it covers gets no result for three intervals'),
+    agent_offline: flag('true: its targets hear of agents gone silent and locations gone dark'),
     channels: names('the channels it notifies instead of every channel').optional(),
     escalation_policy: z.string().min(1).optional().describe('an escalation policy, by name'),
   })
+  .refine((r) => r.service === null || r.selector === undefined, { path: ['selector'], message: 'give service or selector, not both' })
   .describe('an alert rule');
+
+const WINDOW_ONE_OFF = ['starts_at', 'ends_at'] as const;
+const WINDOW_RECURRING = ['schedule', 'timezone', 'duration_minutes'] as const;
 
 export const MaintenanceEntry = z
   .strictObject({
     name,
-    starts_at: z.iso.datetime({ offset: true }),
-    ends_at: z.iso.datetime({ offset: true }),
+    starts_at: z.iso.datetime({ offset: true }).optional().describe('a one-off window opens here (or give schedule)'),
+    ends_at: z.iso.datetime({ offset: true }).optional().describe('a one-off window closes here'),
+    schedule: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe('a cron expression (5 fields, or 6 with seconds first, or @daily, @weekly...): a recurring window opens at each run (or give starts_at and ends_at)'),
+    timezone: z.string().min(1).optional().describe('the IANA time zone of schedule, e.g. Europe/Berlin; default UTC'),
+    duration_minutes: z.number().int().min(1).max(10_080).optional().describe('how long each occurrence of a recurring window lasts, in minutes'),
     services: names('the services it silences; empty: every service').default([]),
   })
-  .describe('a maintenance window');
+  .superRefine((w, ctx) => {
+    const issue = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+    const recurring = WINDOW_RECURRING.filter((k) => w[k] !== undefined);
+    if (recurring.length > 0 && WINDOW_ONE_OFF.some((k) => w[k] !== undefined)) issue(recurring[0]!, 'give either starts_at and ends_at, or schedule and duration_minutes, not both');
+    else if (recurring.length > 0) for (const k of (['schedule', 'duration_minutes'] as const).filter((k) => w[k] === undefined)) issue(k, `${k} is required for a recurring window`);
+    else for (const k of WINDOW_ONE_OFF.filter((k) => w[k] === undefined)) issue(k, `${k} is required (or give schedule and duration_minutes)`);
+  })
+  // As the server reads it, so that the plan compares like with like.
+  .transform((w) => (w.schedule !== undefined && w.timezone === undefined ? { ...w, timezone: 'UTC' } : w))
+  .describe('a maintenance window: one-off (starts_at, ends_at) or recurring (schedule, timezone, duration_minutes)');
 
 export const StatusPageEntry = z
   .strictObject({
@@ -219,6 +276,7 @@ export type ServiceEntry = z.infer<typeof ServiceEntry>;
 export type SecretEntry = z.infer<typeof SecretEntry>;
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 export type RuleEntry = z.infer<typeof RuleEntry>;
+export type RuleSelectorEntry = z.infer<typeof RuleSelectorEntry>;
 export type MaintenanceEntry = z.infer<typeof MaintenanceEntry>;
 export type StatusPageEntry = z.infer<typeof StatusPageEntry>;
 export type HeartbeatEntry = z.infer<typeof HeartbeatEntry>;

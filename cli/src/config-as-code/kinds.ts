@@ -61,7 +61,7 @@ function withSecrets(value: Entry, current: Entry | undefined, keys: readonly st
   return out;
 }
 
-const SERVICE_FIELDS = ['check_type', 'endpoint', 'description', 'environment', 'check_interval_seconds', 'timeout_seconds', 'tags', 'locations', 'options'] as const;
+const SERVICE_FIELDS = ['check_type', 'endpoint', 'description', 'environment', 'check_interval_seconds', 'timeout_seconds', 'tags', 'locations', 'options', 'paused'] as const;
 /** Sent after every service and heartbeat of the file exists (apply.ts), since it names them. */
 export const DEPENDS_ON = 'depends_on';
 
@@ -121,8 +121,28 @@ export const channelKind: Kind = {
   },
 };
 
-const CONDITION_FIELDS = ['statuses', 'consecutive_failures', 'response_time_ms_above', 'min_failing_locations'] as const;
-const RULE_FIELDS = ['service', 'severity', 'enabled', ...CONDITION_FIELDS, 'channels', 'escalation_policy'] as const;
+const CONDITION_FIELDS = [
+  'statuses',
+  'consecutive_failures',
+  'response_time_ms_above',
+  'min_failing_locations',
+  'recovery_threshold',
+  'repeat_interval_minutes',
+  'no_data',
+  'agent_offline',
+] as const;
+const RULE_FIELDS = ['service', 'selector', 'severity', 'enabled', ...CONDITION_FIELDS, 'channels', 'escalation_policy'] as const;
+
+/** A rule's condition.selector in the file's terms: services by name, the other matchers as they are. */
+function selectorEntry(selector: Row, refs: References): Entry {
+  const { service_ids, ...rest } = selector;
+  return Array.isArray(service_ids) ? { services: service_ids.map((id: string) => refs.services.nameOf(id)), ...rest } : rest;
+}
+
+function selectorBody(selector: Entry, refs: References): Row {
+  const { services, ...rest } = selector;
+  return Array.isArray(services) ? { service_ids: services.map((n: string) => refs.services.idOf(n)), ...rest } : rest;
+}
 
 export const ruleKind: Kind = {
   section: 'alert_rules',
@@ -135,7 +155,9 @@ export const ruleKind: Kind = {
   toEntry(r, refs) {
     const c: Row = r.condition ?? {};
     const entry: Entry = { name: r.name, service: r.service_id ? refs.services.nameOf(r.service_id) : null, severity: r.severity, enabled: r.enabled };
-    for (const f of CONDITION_FIELDS) if (c[f] !== undefined && c[f] !== null) entry[f] = c[f];
+    if (c.selector) entry.selector = selectorEntry(c.selector, refs);
+    // false, like absent, is the default: the file says nothing (file-schema.ts reads false so too).
+    for (const f of CONDITION_FIELDS) if (c[f] !== undefined && c[f] !== null && c[f] !== false) entry[f] = c[f];
     if (Array.isArray(c.channel_ids)) entry.channels = c.channel_ids.map((id: string) => refs.channels.nameOf(id));
     if (c.escalation_policy_id) entry.escalation_policy = refs.policies.nameOf(c.escalation_policy_id);
     return entry;
@@ -147,11 +169,12 @@ export const ruleKind: Kind = {
     if (fields.includes('enabled')) body.enabled = entry.enabled;
     if (fields.some((f) => !['service', 'severity', 'enabled'].includes(f))) {
       // The condition is replaced whole; keys the file format does not know (team_ids, ...) are kept.
-      const known = new Set<string>([...CONDITION_FIELDS, 'channel_ids', 'escalation_policy_id']);
+      const known = new Set<string>([...CONDITION_FIELDS, 'selector', 'channel_ids', 'escalation_policy_id']);
       const kept = Object.fromEntries(Object.entries(current?.condition ?? {}).filter(([k]) => !known.has(k)));
       body.condition = {
         ...kept,
         ...pick(entry, CONDITION_FIELDS),
+        ...(entry.selector ? { selector: selectorBody(entry.selector, refs) } : {}),
         channel_ids: entry.channels ? entry.channels.map((n: string) => refs.channels.idOf(n)) : null,
         escalation_policy_id: entry.escalation_policy ? refs.policies.idOf(entry.escalation_policy) : null,
       };
@@ -160,26 +183,32 @@ export const ruleKind: Kind = {
   },
 };
 
+const WINDOW_TIMING = ['starts_at', 'ends_at', 'schedule', 'timezone', 'duration_minutes'];
+
+/** A window's timing in the file: the fields of its form only (one-off or recurring). */
+const windowTiming = (w: Row) =>
+  w.schedule == null ? { starts_at: w.starts_at, ends_at: w.ends_at } : { schedule: w.schedule, timezone: w.timezone, duration_minutes: w.duration_minutes };
+
 export const maintenanceKind: Kind = {
   section: 'maintenance_windows',
   label: 'maintenance window',
   path: '/maintenance-windows',
   keyField: 'name',
-  fields: ['starts_at', 'ends_at', 'services'],
+  fields: [...WINDOW_TIMING, 'services'],
   unordered: ['services'],
   instants: ['starts_at', 'ends_at'],
   list: (api) => api.get<Row[]>('/maintenance-windows'),
   toEntry: (w, refs) => ({
     name: w.name,
-    starts_at: w.starts_at,
-    ends_at: w.ends_at,
+    ...windowTiming(w),
     services: w.service_ids.map((id: string) => refs.services.nameOf(id)),
   }),
   toBody(entry, fields, refs) {
-    const body: Row = { name: entry.name, ...pick(entry, fields.filter((f) => f !== 'services')) };
+    const body: Row = { name: entry.name };
     if (fields.includes('services')) body.service_ids = entry.services.map((n: string) => refs.services.idOf(n));
-    // The API checks the pair: an update of one end sends both.
-    if (fields.includes('starts_at') || fields.includes('ends_at')) Object.assign(body, { starts_at: entry.starts_at, ends_at: entry.ends_at });
+    // The API checks a form whole: any change of timing sends the entry's whole form, which
+    // also switches a window from one form to the other.
+    if (fields.some((f) => WINDOW_TIMING.includes(f))) Object.assign(body, windowTiming(entry));
     return body;
   },
 };

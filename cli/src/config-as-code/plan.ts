@@ -186,6 +186,7 @@ function checkReferences(loaded: LoadedFile, remote: RemoteState, prune: boolean
   };
   file.alert_rules.forEach((rule, i) => {
     if (rule.service !== null) service(rule.service, ['alert_rules', i, 'service']);
+    rule.selector?.services?.forEach((name, j) => service(name, ['alert_rules', i, 'selector', 'services', j]));
     rule.channels?.forEach((name, j) => {
       if (!exists(remote.refs.channels, named.channels, name)) problems.push(`${where(['alert_rules', i, 'channels', j])}: no notification channel named "${name}"`);
     });
