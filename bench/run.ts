@@ -28,6 +28,8 @@ const BENCHMARKS: Benchmark[] = [
   { goal: 'R', script: 'replicas.ts' },
   // Issue 38: what assertions, decompression, HTTP/2 and proxies cost per check.
   { goal: 'V1', script: 'check-features.ts' },
+  // Issue 39: rules by selector and silences at 10,000 services and 500 rules, beside rules by service_id.
+  { goal: 'A1', script: 'alert-selectors.ts' },
 ];
 
 const full = process.argv.includes('--full');
