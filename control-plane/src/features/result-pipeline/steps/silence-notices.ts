@@ -7,8 +7,9 @@ import type { PipelineStep } from '../result-batch.js';
 export function silenceNotices(silence: NoticeSilencer): PipelineStep {
   return async (tx, batch) => {
     if (batch.alerts.notices.length === 0) return;
+    const noticed = new Set(batch.alerts.notices.map((n) => n.alert.serviceId));
     const services = new Map<string, SelectableService>();
-    for (const r of batch.stored) services.set(r.serviceId, r.service);
+    for (const r of batch.stored) if (noticed.has(r.serviceId)) services.set(r.serviceId, r.service);
     batch.alerts.notices = await silence(tx, batch.alerts.notices, services);
   };
 }
