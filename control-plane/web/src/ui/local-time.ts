@@ -1,7 +1,7 @@
 // Times typed in a datetime-local input: in the browser's time zone, sent to the API as UTC.
 
 /** "2025-01-31T14:05" in local time, as a datetime-local input holds it. */
-export function toLocalInput(iso: string | Date | undefined): string {
+export function toLocalInput(iso: string | Date | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');

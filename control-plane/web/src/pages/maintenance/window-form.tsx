@@ -7,30 +7,16 @@ import type { Service } from '../../api/types';
 import { CheckboxField, SelectField, TextField } from '../../ui/field';
 import { FormActions } from '../../ui/form-actions';
 import { formErrors } from '../../ui/form-errors';
+import { browserTimeZone, localInputToIso, toLocalInput } from '../../ui/local-time';
 import { FormProblems } from '../../ui/page';
 import { CheckboxGroup } from '../channels/checkbox-group';
 import { MAINTENANCE_PATH, type MaintenanceWindow, type WindowBody } from './maintenance-types';
 import { NextOccurrences } from './occurrences';
 
-const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const BROWSER_ZONE = browserTimeZone();
 const ZONES = [...new Set(['UTC', BROWSER_ZONE, ...Intl.supportedValuesOf('timeZone')])].sort((a, b) => a.localeCompare(b));
 const ONE_OFF_FIELDS = ['starts_at', 'ends_at'];
 const RECURRING_FIELDS = ['schedule', 'timezone', 'duration_minutes'];
-
-/** "2025-01-31T14:05" in local time, as a datetime-local input holds it. */
-function toLocalInput(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** The local time as ISO UTC; an empty or partial input goes as it is, for the API to name. */
-function toIso(local: string): string | undefined {
-  if (!local) return undefined;
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? local : d.toISOString();
-}
 
 export function WindowForm({ window: current, services, onDone }: { window?: MaintenanceWindow; services: Service[]; onDone(): void }) {
   const [name, setName] = useState(current?.name ?? '');
@@ -49,7 +35,7 @@ export function WindowForm({ window: current, services, onDone }: { window?: Mai
     // An empty duration goes as a missing field, so the API names it.
     const timing =
       form === 'once'
-        ? { starts_at: toIso(startsAt), ends_at: toIso(endsAt) }
+        ? { starts_at: localInputToIso(startsAt), ends_at: localInputToIso(endsAt) }
         : { schedule, timezone, duration_minutes: duration.trim() === '' ? undefined : Number(duration) };
     const body: Partial<WindowBody> = { name, ...timing, service_ids: serviceIds };
     save.mutate({ id: current?.id, body }, { onSuccess: onDone });
