@@ -23,13 +23,12 @@
 // Uses TEST_DATABASE_URL (PostgreSQL) or the embedded database.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Client, credentials } from '@grpc/grpc-js';
-import { AgentMessage, ControlMessage, type CheckResult } from '../shared/src/gen/agent.js';
-import { AgentServiceService } from '../shared/src/gen/agent_service.js';
+import type { CheckResult } from '../shared/src/gen/agent.js';
 import { startTestControlPlane } from '../test/support/control-plane-harness.js';
 import type { TestUser } from '../test/support/api-client.js';
 import { sql } from '../test/support/sql.js';
 import { stopTestDatabase } from '../test/support/test-database.js';
+import { connectStreamingAgent, encodeAgentMessage, type StreamingAgent } from './support/streaming-agent.js';
 import { fullSize, medianRatioRound, report } from './support/report.js';
 
 const SERVICES = 10_000;
@@ -67,7 +66,7 @@ try {
     if (r.status !== 201) throw new Error(`silence: ${r.status} ${r.text}`);
   }
 
-  const agents = await Promise.all(Array.from({ length: streams }, () => connectAgent()));
+  const agents = await Promise.all(Array.from({ length: streams }, () => connectStreamingAgent(cp.running.grpcPort, cp.running.agentToken, IN_FLIGHT)));
   const rounds: { today: Measured; selectors: Measured }[] = [];
   try {
     await round(warmupResults, 0);
@@ -200,7 +199,7 @@ try {
           speedJudged: false,
         };
       });
-      return encode({ payload: { $case: 'results', value: { batchId: randomUUID(), results } } });
+      return encodeAgentMessage({ payload: { $case: 'results', value: { batchId: randomUUID(), results } } });
     });
   }
 
@@ -242,46 +241,6 @@ try {
     ].filter(Boolean);
     if (problems.length > 0) throw new Error(`the alerts are not those expected: ${problems.join('; ')}`);
   }
-
-  /** An agent connected and welcomed, ready to send encoded batches IN_FLIGHT at a time. */
-  async function connectAgent(): Promise<Agent> {
-    const client = new Client(`127.0.0.1:${cp.running.grpcPort}`, credentials.createInsecure());
-    // The messages are encoded already: the stream passes them through.
-    const call = client.makeBidiStreamRequest<Buffer, ControlMessage>(AgentServiceService.connect.path, (m) => m, (b) => ControlMessage.decode(b));
-    let acked: (accepted: number) => void = () => {};
-    let failed: (err: Error) => void = () => {};
-    const welcomed = new Promise<void>((resolve, reject) => {
-      failed = reject;
-      call.on('error', (err: Error) => failed(err));
-      call.on('data', (m: ControlMessage) => {
-        if (m.payload?.$case === 'welcome') resolve();
-        if (m.payload?.$case === 'ack') acked(m.payload.value.accepted);
-      });
-    });
-    call.write(encode({ payload: { $case: 'hello', value: { agentId: randomUUID(), token: cp.running.agentToken, version: 'bench', location: 'bench', capabilities: ['HTTP'], hostname: 'bench' } } }));
-    await welcomed;
-    return {
-      send: (batches) =>
-        new Promise<number>((resolve, reject) => {
-          failed = reject;
-          let sent = 0;
-          let acks = 0;
-          let accepted = 0;
-          const sendNext = () => call.write(batches[sent++]!);
-          acked = (n) => {
-            acks += 1;
-            accepted += n;
-            if (sent < batches.length) sendNext();
-            if (acks === batches.length) resolve(accepted);
-          };
-          while (sent < Math.min(IN_FLIGHT, batches.length)) sendNext();
-        }),
-      close() {
-        call.cancel();
-        client.close();
-      },
-    };
-  }
 } finally {
   await cp.stop();
   await stopTestDatabase();
@@ -307,14 +266,4 @@ interface Measured {
 /** What a result costs with selectors and silences beside without: today's throughput over theirs. */
 function costRatio(r: { today: Measured; selectors: Measured }): number {
   return r.today.perSecond / r.selectors.perSecond;
-}
-
-interface Agent {
-  /** Sends the batches, IN_FLIGHT unacknowledged at a time; answers how many results the acks counted as stored. */
-  send(batches: Buffer[]): Promise<number>;
-  close(): void;
-}
-
-function encode(message: AgentMessage): Buffer {
-  return Buffer.from(AgentMessage.encode(message).finish());
 }

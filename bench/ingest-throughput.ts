@@ -17,13 +17,12 @@
 // Uses TEST_DATABASE_URL (PostgreSQL) or the embedded database.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Client, credentials } from '@grpc/grpc-js';
-import { AgentMessage, ControlMessage, type CheckResult } from '../shared/src/gen/agent.js';
-import { AgentServiceService } from '../shared/src/gen/agent_service.js';
+import type { CheckResult } from '../shared/src/gen/agent.js';
 import { startTestControlPlane } from '../test/support/control-plane-harness.js';
 import pg from 'pg';
 import { sql } from '../test/support/sql.js';
 import { stopTestDatabase, testDatabase } from '../test/support/test-database.js';
+import { connectStreamingAgent, encodeAgentMessage, type StreamingAgent } from './support/streaming-agent.js';
 import { fullSize, medianRatioRound, report } from './support/report.js';
 
 const total = fullSize ? 200_000 : 50_000;
@@ -52,7 +51,7 @@ try {
   // Each result a millisecond after the one before (ours and the reference's), the last about
   // now: batches encoded later come later, so every result moves its service's state.
   let nextCheckedAt = Date.now() - 2 * (warmup + ROUNDS * total);
-  const agents = await Promise.all(shares.map(() => connectAgent()));
+  const agents = await Promise.all(shares.map(() => connectStreamingAgent(cp.running.grpcPort, cp.running.agentToken, IN_FLIGHT)));
   await sql('drop table if exists bench_plain_results');
   await sql('create table bench_plain_results (like check_results including defaults including indexes)');
   const ours: number[] = [];
@@ -85,7 +84,7 @@ try {
   });
 
   /** Every agent sends its batches at once; answers how many results the acks counted, once the rollups are folded from the backlog too. */
-  async function ingest(agents: Agent[], batches: Buffer[][]): Promise<number> {
+  async function ingest(agents: StreamingAgent[], batches: Buffer[][]): Promise<number> {
     const accepted = await Promise.all(agents.map((agent, k) => agent.send(batches[k]!)));
     await cp.running.settleRollups();
     return accepted.reduce((a, b) => a + b, 0);
@@ -149,60 +148,10 @@ try {
         degraded: false,
         speedJudged: false,
       }));
-      return encode({ payload: { $case: 'results', value: { batchId: randomUUID(), results } } });
+      return encodeAgentMessage({ payload: { $case: 'results', value: { batchId: randomUUID(), results } } });
     });
-  }
-
-  /** An agent connected and welcomed, ready to send encoded batches IN_FLIGHT at a time. */
-  async function connectAgent(): Promise<Agent> {
-    const client = new Client(`127.0.0.1:${cp.running.grpcPort}`, credentials.createInsecure());
-    // The messages are encoded already: the stream passes them through.
-    const call = client.makeBidiStreamRequest<Buffer, ControlMessage>(AgentServiceService.connect.path, (m) => m, (b) => ControlMessage.decode(b));
-    let acked: (accepted: number) => void = () => {};
-    let failed: (err: Error) => void = () => {};
-    const welcomed = new Promise<void>((resolve, reject) => {
-      failed = reject;
-      call.on('error', (err: Error) => failed(err));
-      call.on('data', (m: ControlMessage) => {
-        if (m.payload?.$case === 'welcome') resolve();
-        if (m.payload?.$case === 'ack') acked(m.payload.value.accepted);
-      });
-    });
-    call.write(encode({ payload: { $case: 'hello', value: { agentId: randomUUID(), token: cp.running.agentToken, version: 'bench', location: 'bench', capabilities: ['HTTP'], hostname: 'bench' } } }));
-    await welcomed;
-    return {
-      send: (batches) =>
-        new Promise<number>((resolve, reject) => {
-          failed = reject;
-          let sent = 0;
-          let acks = 0;
-          let accepted = 0;
-          const sendNext = () => call.write(batches[sent++]!);
-          acked = (n) => {
-            acks += 1;
-            accepted += n;
-            if (sent < batches.length) sendNext();
-            if (acks === batches.length) resolve(accepted);
-          };
-          while (sent < Math.min(IN_FLIGHT, batches.length)) sendNext();
-        }),
-      close() {
-        call.cancel();
-        client.close();
-      },
-    };
   }
 } finally {
   await cp.stop();
   await stopTestDatabase();
-}
-
-interface Agent {
-  /** Sends the batches, IN_FLIGHT unacknowledged at a time; answers how many results the acks counted as stored. */
-  send(batches: Buffer[]): Promise<number>;
-  close(): void;
-}
-
-function encode(message: AgentMessage): Buffer {
-  return Buffer.from(AgentMessage.encode(message).finish());
 }

@@ -3,6 +3,7 @@
 // firing. Each alert carries when its next reminder is due; a due timer wakes for the earliest.
 import type { Clock } from '../../clock.js';
 import type { Tx } from '../../db/tx.js';
+import { inClaimedRounds } from '../../jobs/claimed-rounds.js';
 import type { DueWork } from '../../jobs/due-timer.js';
 import type { Notice } from '../notifications/delivery.js';
 import type { NotificationPlanner } from '../notifications/notification-planner.js';
@@ -26,23 +27,13 @@ export function reminders(deps: {
   clock: Clock;
 }): DueWork {
   return {
-    async run() {
-      let reminded = 0;
-      let planned = 0;
-      for (;;) {
-        const round = await deps.transaction(async (tx) => {
-          const due = await deps.repository.claimDue(tx, deps.clock.now(), BATCH);
-          const notices: Notice[] = [];
-          for (const alert of due) notices.push({ event: 'alert_reminder', alert, ...(await deps.alerts.noticeFacts(tx, alert)), targets: 'notified', storm: false });
-          return { due: due.length, planned: await deps.planner.plan(tx, notices) };
-        });
-        reminded += round.due;
-        planned += round.planned;
-        if (round.due < BATCH) break;
-      }
-      if (planned > 0) deps.wakeDispatcher();
-      return reminded;
-    },
+    run: () =>
+      inClaimedRounds(deps, BATCH, async (tx, batch) => {
+        const due = await deps.repository.claimDue(tx, deps.clock.now(), batch);
+        const notices: Notice[] = [];
+        for (const alert of due) notices.push({ event: 'alert_reminder', alert, ...(await deps.alerts.noticeFacts(tx, alert)), targets: 'notified', storm: false });
+        return { claimed: due.length, planned: await deps.planner.plan(tx, notices) };
+      }),
     nextDue: () => deps.repository.nextDue(),
   };
 }
