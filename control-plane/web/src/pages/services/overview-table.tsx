@@ -115,7 +115,7 @@ const ServiceRow = memo(function ServiceRow({ row, index, top, selected, toggle 
       <div role="cell" className="cell-endpoint mono" title={row.endpoint}>
         {row.endpoint}
       </div>
-      <div role="cell">
+      <div role="cell" className="cell-status">
         {row.paused ? <PausedBadge status={row.status} /> : <StatusBadge status={row.status} />}
         {row.flapping === true && <FlappingBadge />}
         {row.stale && <StaleNote since={row.last_result_at} />}
