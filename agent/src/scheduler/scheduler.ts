@@ -5,46 +5,18 @@
 // run-now during a run is queued once, and a run that retries (retries.ts) is one run until
 // its last attempt. A run that finds the concurrency queue full is skipped and counted, not
 // queued without bound.
-import type { Logger } from 'pino';
 import type { Assignment } from '../../../shared/src/assignment.js';
 import type { ServiceStatus } from '../../../shared/src/status.js';
 import type { ProbeResult } from '../probers/prober.js';
-import { unsupportedCheck, type PreparedCheck, type ProberRegistry } from '../probers/registry.js';
+import { unsupportedCheck, type PreparedCheck } from '../probers/registry.js';
 import { probeTarget, runStatus } from './assignments.js';
+import type { CompletedRun, Scheduler, SchedulerOptions } from './scheduler-api.js';
 import { RetryingRun, retryPolicy } from './retries.js';
 import { Semaphore } from './semaphore.js';
 import { nextSlot, offsetMs } from './slots.js';
 
 export type { Assignment };
-
-export interface CompletedRun {
-  /** The settings the probe ran with. */
-  assignment: Assignment;
-  result: ProbeResult;
-  /** When the probe started (after any wait for a free concurrency slot), epoch ms; a run's first attempt when it retried. */
-  checkedAt: number;
-  adHoc: boolean;
-  /** How late a scheduled run started after its slot; null for ad-hoc runs. */
-  latenessMs: number | null;
-  /** The status this result gives the service (as the control plane computes it). */
-  status: ServiceStatus;
-  /** The first result since the service was assigned or changed, or a status other than the last one's. */
-  statusChanged: boolean;
-}
-
-export interface SchedulerOptions {
-  registry: ProberRegistry;
-  onResult(run: CompletedRun): void;
-  logger: Logger;
-  /** Probes running at once over all services, so a big snapshot does not open every socket together. */
-  maxConcurrentChecks?: number;
-  /** Runs waiting for a free place at most; a run beyond them is skipped (and counted). */
-  maxQueuedChecks?: number;
-  /** The window a fresh scheduler's snapshot is spread over, when shorter than the interval. */
-  snapshotSpreadMs?: number;
-  /** How long stop() waits for running probes. */
-  stopWaitMs?: number;
-}
+export type { CompletedRun, Scheduler, SchedulerOptions } from './scheduler-api.js';
 
 interface Entry {
   assignment: Assignment;
@@ -72,21 +44,6 @@ interface Entry {
   runAgain: false | 'ad-hoc' | 'changed';
   /** The status of the last result since the assignment (re)started; undefined before the first. */
   lastStatus?: ServiceStatus;
-}
-
-export interface Scheduler {
-  /** Makes the held assignments exactly these (a snapshot). */
-  replaceAll(assignments: Assignment[]): void;
-  /** Ignored unless the service is new or `version` is newer than the one held. */
-  upsert(assignment: Assignment): void;
-  /** Ignored when the held version is newer than `version`. */
-  remove(serviceId: string, version: number): void;
-  runNow(serviceId: string): void;
-  size(): number;
-  /** Scheduled runs skipped because the queue for a free concurrency place was full. */
-  skippedRuns(): number;
-  /** Cancels every timer and waits (bounded) for the probes still running. */
-  stop(): Promise<void>;
 }
 
 export function createScheduler({ registry, onResult, logger, maxConcurrentChecks = 256, maxQueuedChecks = maxConcurrentChecks * 4, snapshotSpreadMs = 10_000, stopWaitMs = 5_000 }: SchedulerOptions): Scheduler {
