@@ -125,6 +125,8 @@ describe('dashboard: assertions', function () {
 
     await page.getByLabel('Degraded after (ms)').fill('300');
     await page.getByLabel('Failed after (ms)').fill('2000');
+    await page.getByLabel('Retries', { exact: true }).fill('2');
+    await page.getByLabel('Retry interval (s)').fill('10');
     await page.getByRole('button', { name: 'Authentication' }).click();
     await page.getByLabel('Bearer token', { exact: true }).fill('t0ken');
 
@@ -144,6 +146,8 @@ describe('dashboard: assertions', function () {
       ],
       degraded_after_ms: 300,
       fail_after_ms: 2000,
+      retries: 2,
+      retry_interval_seconds: 10,
       bearer_token: '********',
     });
 

@@ -51,6 +51,8 @@ const THRESHOLDS = [
     kind: 'number',
     hint: 'How many locations must agree before the service turns RED or YELLOW (default 1).',
   }),
+  threshold({ key: 'retries', label: 'Retries', kind: 'number', hint: 'Tries again this many times (0 to 10) within the run before a failure counts (default 0).' }),
+  threshold({ key: 'retry_interval_seconds', label: 'Retry interval (s)', kind: 'number', hint: 'Wait between retries, 1 to 300 s (default 5).' }),
 ];
 
 /** The methods an HTTP check or a MULTISTEP step may send. */
