@@ -30,7 +30,15 @@ export const WITHOUT_TARGET: ReadonlySet<Comparison> = new Set(['exists', 'not_e
 export const NUMERIC_COMPARISONS: ReadonlySet<Comparison> = new Set(['less_than', 'less_or_equal', 'greater_than', 'greater_or_equal']);
 
 /** What a source's `property` is, when it takes one. */
-export type PropertyKind = 'header' | 'jsonpath';
+export type PropertyKind = 'header' | 'jsonpath' | 'oid' | 'attribute';
+
+/** How a 400 names what a property kind wants. */
+export const PROPERTY_KIND_NAMES: Record<PropertyKind, string> = {
+  header: 'a header name',
+  jsonpath: 'a JSONPath',
+  oid: 'an OID such as 1.3.6.1.2.1.1.3.0, one of options.oids',
+  attribute: 'an attribute name',
+};
 
 export interface SourceInfo {
   property?: PropertyKind;
@@ -64,6 +72,21 @@ export const ASSERTION_SOURCES = {
   GRPC: { ...RESPONSE_TIME, status: {} },
   TLS_CERTIFICATE: { ...RESPONSE_TIME, tls_days_remaining: {} },
   MULTISTEP: RESPONSE_TIME,
+  // oid: the value of one of options.oids (number or text, as the agent answered).
+  SNMP: { ...RESPONSE_TIME, oid: { property: 'oid' } },
+  NTP: { ...RESPONSE_TIME, offset_ms: {}, stratum: {} },
+  UDP: { ...RESPONSE_TIME, body: {}, body_hex: {} },
+  // entries: how many the search found; attribute: the values of one attribute of the first entry.
+  LDAP: { ...RESPONSE_TIME, entries: {}, attribute: { property: 'attribute' } },
+  // code: the reply's name (Access-Accept, Access-Reject, Access-Challenge).
+  RADIUS: { ...RESPONSE_TIME, code: {} },
+  SIP: { ...RESPONSE_TIME, status: {} },
+  MQTT: { ...RESPONSE_TIME, message: {}, json: { property: 'jsonpath' } },
+  AMQP: { ...RESPONSE_TIME, message_count: {}, consumer_count: {} },
+  NATS: { ...RESPONSE_TIME, message: {} },
+  DOCKER: { ...RESPONSE_TIME, state: {}, health: {}, restart_count: {} },
+  TRACEROUTE: { ...RESPONSE_TIME, hops: {}, loss_percent: {}, jitter_ms: {}, reached: {} },
+  DOMAIN: { ...RESPONSE_TIME, days_remaining: {} },
 } as const satisfies Record<CheckFamily, Record<string, SourceInfo>>;
 
 export const STEP_SOURCES = HTTP_SOURCES;
@@ -102,4 +125,16 @@ export function asNumber(value: unknown): number | undefined {
 /** Whether some assertion reads `source`: a prober then leaves to it what it would judge itself (a status, a DNS code, a banner). */
 export function assertsOn(assertions: readonly Pick<Assertion, 'source'>[] | undefined, source: string): boolean {
   return assertions?.some((a) => a.source === source) ?? false;
+}
+
+const OID = /^\.?(?:0|[1-9]\d{0,9})(?:\.(?:0|[1-9]\d{0,9})){1,127}$/;
+
+/** A numeric object identifier, "1.3.6.1.2.1.1.3.0" (a leading dot allowed, as net-snmp tools print them). */
+export function isOid(value: string): boolean {
+  return OID.test(value);
+}
+
+/** The form options.oids and agents use: no leading dot. */
+export function canonicalOid(value: string): string {
+  return value.startsWith('.') ? value.slice(1) : value;
 }

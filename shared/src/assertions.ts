@@ -4,7 +4,7 @@
 import parseJsonPath from 'jsonpath-rfc9535/parser';
 import { RE2JS } from 're2js';
 import * as z from 'zod/mini';
-import { asNumber, COMPARISONS, MAX_ASSERTIONS, MAX_PATTERN_LENGTH, NUMERIC_COMPARISONS, WITHOUT_TARGET, type SourceInfo } from './assertion-catalogue.js';
+import { asNumber, COMPARISONS, MAX_ASSERTIONS, MAX_PATTERN_LENGTH, isOid, NUMERIC_COMPARISONS, PROPERTY_KIND_NAMES, WITHOUT_TARGET, type SourceInfo } from './assertion-catalogue.js';
 import './zod-english.js';
 
 export * from './assertion-catalogue.js';
@@ -50,6 +50,8 @@ function backtrackingFunction(node: unknown): string | undefined {
   return undefined;
 }
 
+const LDAP_ATTRIBUTE = /^(?:[A-Za-z][A-Za-z0-9-]{0,127}|\d+(?:\.\d+)+)(?:;[A-Za-z0-9-]{1,64})*$/;
+
 /** A regular expression for RE2 (linear time), compiled; throws with a reason when it does not parse. */
 export function compilePattern(pattern: string): RE2JS {
   return RE2JS.compile(pattern);
@@ -72,12 +74,14 @@ export function assertionList(sources: Record<string, SourceInfo>) {
         const issue = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [index, field], message, input: a });
         const info = Object.hasOwn(sources, a.source) ? (sources[a.source] as SourceInfo) : undefined;
         if (!info) return issue('source', `unknown source "${a.source}" here; sources are ${Object.keys(sources).join(', ')}`);
-        if (info.property && a.property === undefined) issue('property', `source ${a.source} needs a property (${info.property === 'header' ? 'a header name' : 'a JSONPath'})`);
+        if (info.property && a.property === undefined) issue('property', `source ${a.source} needs a property (${PROPERTY_KIND_NAMES[info.property]})`);
         if (!info.property && a.property !== undefined) issue('property', `source ${a.source} takes no property`);
         if (info.property === 'jsonpath' && a.property !== undefined) {
           const problem = jsonPathProblem(a.property);
           if (problem) issue('property', problem);
         }
+        if (info.property === 'oid' && a.property !== undefined && !isOid(a.property)) issue('property', `not an OID: ${PROPERTY_KIND_NAMES.oid}`);
+        if (info.property === 'attribute' && a.property !== undefined && !LDAP_ATTRIBUTE.test(a.property)) issue('property', 'not an LDAP attribute name (letters, digits and -, or an OID)');
         if (WITHOUT_TARGET.has(a.comparison)) {
           if (a.target !== undefined) issue('target', `${a.comparison} takes no target`);
           return;

@@ -2,7 +2,7 @@
 // option that does not belong to the type is refused. Probers read these names.
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
-import { ASSERTION_SOURCES, assertionList, compilePattern, jsonPathProblem, STEP_SOURCES } from './assertions.js';
+import { ASSERTION_SOURCES, assertionList, canonicalOid, compilePattern, isOid, jsonPathProblem, STEP_SOURCES } from './assertions.js';
 import { checkFamily, type CheckFamily, type CheckType } from './check-types.js';
 import { parseHostPort, withoutBrackets } from './endpoints.js';
 import { isEscapedText } from './escapes.js';
@@ -14,7 +14,19 @@ import './zod-english.js';
 // reads these schemas there, and a bundle keeps only what they use.
 
 /** Options stored encrypted at rest and masked in API answers, as dotted paths into `options`. */
-export const SECRET_OPTION_KEYS = ['password', 'private_key', 'bearer_token', 'client_key', 'oauth2.client_secret'] as const;
+export const SECRET_OPTION_KEYS = [
+  'password',
+  'private_key',
+  'bearer_token',
+  'client_key',
+  'oauth2.client_secret',
+  // SNMP's community and v3 keys, RADIUS's shared secret, a NATS token.
+  'community',
+  'auth_password',
+  'priv_password',
+  'secret',
+  'token',
+] as const;
 
 /** The longest a check may run (timeout_seconds at most 120). */
 const MAX_CHECK_MS = 120_000;
@@ -34,6 +46,9 @@ const commonTo = (family: CheckFamily) => ({
   assertions: z.optional(assertionList(ASSERTION_SOURCES[family])),
 });
 
+/** An option a family cannot go without: its absence is named as such, not as a wrong type. */
+const requiredText = (what: string, max: number) =>
+  z.string({ error: (issue) => (issue.input === undefined ? `${what} is required` : `${what} must be a string`) }).check(z.minLength(1), z.maxLength(max));
 const text = (max: number) => z.string().check(z.maxLength(max));
 const nonEmptyText = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 const headers = httpHeaders(8192).check(z.refine((h) => Object.keys(h).length <= 50, 'at most 50 headers'));
@@ -102,6 +117,18 @@ const step = z.strictObject({
   ),
 });
 
+const escapedSend = (what: string) =>
+  nonEmptyText(4096).check(z.refine(isEscapedText, `${what} takes the escapes \\r, \\n, \\t, \\\\ and \\xHH; a backslash is written \\\\`));
+const HEX = /^(?:[0-9a-f]{2})+$/i;
+const tlsClient = { verify_tls: flag, ca_certificate: pem };
+/** What an SNMP check asks when options.oids is not given: sysUpTime.0, which every agent answers. */
+export const SYS_UPTIME = '1.3.6.1.2.1.1.3.0';
+const SNMP_AUTH = ['MD5', 'SHA', 'SHA-224', 'SHA-256', 'SHA-384', 'SHA-512'] as const;
+const SNMP_PRIV = ['DES', 'AES', 'AES-256B', 'AES-256R'] as const;
+// USM derives its keys from at least 8 characters (RFC 3414 section 11.2).
+const usmPassword = z.string().check(z.minLength(8, 'an SNMPv3 password is at least 8 characters'), z.maxLength(1024));
+const MQTT_WILDCARD = /[#+]/;
+
 const schemas = {
   HTTP: z.strictObject({
     ...commonTo('HTTP'),
@@ -121,7 +148,7 @@ const schemas = {
   // `send` takes \r, \n, \t, \\ and \xHH escapes; the first 4 KiB read back is the `body` source.
   TCP: z.strictObject({
     ...commonTo('TCP'),
-    send: z.optional(nonEmptyText(4096).check(z.refine(isEscapedText, 'send takes the escapes \\r, \\n, \\t, \\\\ and \\xHH; a backslash is written \\\\'))),
+    send: z.optional(escapedSend('send')),
   }),
   ICMP: z.strictObject({ ...commonTo('ICMP') }),
   DNS: z.strictObject({
@@ -150,6 +177,79 @@ const schemas = {
     ...commonTo('MULTISTEP'),
     ...httpRequestOptions,
     steps: z.array(step).check(z.minLength(1), z.maxLength(20), z.superRefine(checkStepVariables)),
+  }),
+  SNMP: z.strictObject({
+    ...commonTo('SNMP'),
+    version: z.optional(z.enum(['1', '2c', '3'])),
+    community: z.optional(nonEmptyText(256)),
+    oids: z.optional(
+      z.array(z.string().check(z.maxLength(1400), z.refine(isOid, 'an OID is numeric, such as 1.3.6.1.2.1.1.3.0'))).check(z.minLength(1, 'oids lists 1 to 20 OIDs'), z.maxLength(20, 'oids lists 1 to 20 OIDs')),
+    ),
+    username: z.optional(nonEmptyText(256)),
+    auth_protocol: z.optional(z.enum(SNMP_AUTH)),
+    auth_password: z.optional(usmPassword),
+    priv_protocol: z.optional(z.enum(SNMP_PRIV)),
+    priv_password: z.optional(usmPassword),
+  }),
+  NTP: z.strictObject({ ...commonTo('NTP') }),
+  // One of the two is sent; the first 4 KiB of the datagram that comes back is the `body` source.
+  UDP: z.strictObject({
+    ...commonTo('UDP'),
+    send: z.optional(escapedSend('send')),
+    send_hex: z.optional(z.string().check(z.maxLength(8192), z.regex(HEX, 'send_hex is pairs of hex digits, such as "ff0a"'))),
+  }),
+  LDAP: z.strictObject({
+    ...commonTo('LDAP'),
+    ...tlsClient,
+    bind_dn: z.optional(nonEmptyText(1024)),
+    password: z.optional(text(1024)),
+    // With base_dn the check searches; the filter defaults to (objectClass=*), the scope to sub.
+    base_dn: z.optional(text(1024)),
+    filter: z.optional(nonEmptyText(4096)),
+    scope: z.optional(z.enum(['base', 'one', 'sub'])),
+  }),
+  RADIUS: z.strictObject({
+    ...commonTo('RADIUS'),
+    secret: requiredText("the RADIUS client's shared secret", 256),
+    username: requiredText('the user name of the Access-Request', 253),
+    // Sent PAP; RADIUS hides at most 128 bytes of it (RFC 2865 section 5.2).
+    password: z.optional(text(128)),
+    nas_identifier: z.optional(nonEmptyText(253)),
+  }),
+  SIP: z.strictObject({ ...commonTo('SIP') }),
+  MQTT: z.strictObject({
+    ...commonTo('MQTT'),
+    ...tlsClient,
+    ...credentials,
+    topic: z.optional(nonEmptyText(1024)),
+    // true (default): publish a unique payload and receive it back; false: wait for a retained or the next message.
+    publish: flag,
+  }),
+  AMQP: z.strictObject({ ...commonTo('AMQP'), ...tlsClient, ...credentials, queue: z.optional(nonEmptyText(255)) }),
+  NATS: z.strictObject({
+    ...commonTo('NATS'),
+    ...credentials,
+    token: z.optional(nonEmptyText(1024)),
+    subject: z.optional(nonEmptyText(1024)),
+    // What the request carries (a subject's responder reads it); empty by default.
+    payload: z.optional(text(65_536)),
+  }),
+  DOCKER: z.strictObject({
+    ...commonTo('DOCKER'),
+    socket: z.optional(z.string().check(z.maxLength(1024), z.regex(/^\/[^\0]*$/, 'socket is the absolute path of a Docker-compatible socket, such as /run/podman/podman.sock'))),
+  }),
+  TRACEROUTE: z.strictObject({
+    ...commonTo('TRACEROUTE'),
+    max_hops: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(64))),
+    packets: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(20))),
+    ptr_lookup: flag,
+  }),
+  DOMAIN: z.strictObject({
+    ...commonTo('DOMAIN'),
+    // Where to ask instead of the registry the IANA bootstrap file names.
+    rdap_url: z.optional(z.url({ protocol: /^https?$/, error: 'rdap_url is an http(s) URL, such as https://rdap.example/' }).check(z.maxLength(2048))),
+    // YELLOW when the domain expires within this many days (default 30).
+    warn_days: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(365))),
   }),
 } satisfies Record<CheckFamily, z.ZodMiniType<Record<string, unknown>>>;
 
@@ -217,12 +317,69 @@ function clientConflict(options: Record<string, unknown>): { path: string; messa
   return undefined;
 }
 
-/** A `result` assertion of a database check that runs nothing to have a result of. */
-function resultWithoutQuery(family: CheckFamily, options: Record<string, unknown>): { path: string; message: string } | undefined {
-  const asks = family === 'MONGODB' ? 'command' : family === 'MYSQL' || family === 'POSTGRES' ? 'query' : undefined;
-  if (!asks || options[asks] !== undefined) return undefined;
-  const index = ((options.assertions ?? []) as { source: string }[]).findIndex((a) => a.source === 'result');
-  return index < 0 ? undefined : { path: `assertions.${index}.source`, message: `source result needs options.${asks}` };
+/** The option a source's value comes from, by family: an assertion on it without the option has nothing to judge. */
+const SOURCE_NEEDS: Partial<Record<CheckFamily, Record<string, string>>> = {
+  MONGODB: { result: 'command' },
+  MYSQL: { result: 'query' },
+  POSTGRES: { result: 'query' },
+  LDAP: { entries: 'base_dn', attribute: 'base_dn' },
+  MQTT: { message: 'topic', json: 'topic' },
+  AMQP: { message_count: 'queue', consumer_count: 'queue' },
+  NATS: { message: 'subject' },
+};
+
+type Problem = { path: string; message: string } | undefined;
+
+/** An assertion on a source the check's options leave without a value (a `result` without a query). */
+function sourceWithoutOption(family: CheckFamily, options: Record<string, unknown>): Problem {
+  const needs = SOURCE_NEEDS[family];
+  if (!needs) return undefined;
+  for (const [index, a] of ((options.assertions ?? []) as { source: string }[]).entries()) {
+    const option = needs[a.source];
+    if (option !== undefined && options[option] === undefined) return { path: `assertions.${index}.source`, message: `source ${a.source} needs options.${option}` };
+  }
+  return undefined;
+}
+
+/** Options of one family that only make sense together, or contradict each other. */
+function familyConflict(family: CheckFamily, o: Record<string, unknown>): Problem {
+  const has = (key: string) => o[key] !== undefined;
+  switch (family) {
+    case 'SNMP': {
+      const v3 = o.version === '3';
+      if (v3 && !has('username')) return { path: 'username', message: 'SNMPv3 needs a username' };
+      if (v3 && has('community')) return { path: 'community', message: 'SNMPv3 has no community: it signs with username and auth_password' };
+      const usm = ['username', 'auth_protocol', 'auth_password', 'priv_protocol', 'priv_password'].find(has);
+      if (!v3 && usm) return { path: usm, message: `${usm} is for SNMPv3: set version to "3"` };
+      if (has('auth_protocol') && !has('auth_password')) return { path: 'auth_password', message: 'auth_protocol needs auth_password' };
+      if (has('priv_protocol') && !has('priv_password')) return { path: 'priv_password', message: 'priv_protocol needs priv_password' };
+      if (has('priv_password') && !has('auth_password')) return { path: 'auth_password', message: 'privacy (priv_password) needs authentication (auth_password) too' };
+      const asked = new Set(((o.oids as string[] | undefined) ?? [SYS_UPTIME]).map(canonicalOid));
+      for (const [index, a] of ((o.assertions ?? []) as { source: string; property?: string }[]).entries()) {
+        if (a.source === 'oid' && a.property !== undefined && isOid(a.property) && !asked.has(canonicalOid(a.property))) return { path: `assertions.${index}.property`, message: `${a.property} is not one of options.oids` };
+      }
+      return undefined;
+    }
+    case 'UDP':
+      if (has('send') === has('send_hex')) return { path: 'send', message: 'a UDP check sends one datagram: give send or send_hex (not both)' };
+      return undefined;
+    case 'LDAP':
+      if (has('password') && !has('bind_dn')) return { path: 'bind_dn', message: 'a password binds as bind_dn: give bind_dn too' };
+      for (const key of ['filter', 'scope']) if (has(key) && !has('base_dn')) return { path: 'base_dn', message: `${key} belongs to a search: give base_dn too` };
+      return undefined;
+    case 'MQTT':
+      if (has('password') && !has('username')) return { path: 'username', message: 'a password goes with a username' };
+      if (o.publish === false && !has('topic')) return { path: 'topic', message: 'waiting for a message needs a topic' };
+      if (o.publish !== false && typeof o.topic === 'string' && MQTT_WILDCARD.test(o.topic)) return { path: 'topic', message: 'a round trip publishes to its topic, which cannot hold + or #; set publish to false to wait on a filter' };
+      return undefined;
+    case 'NATS':
+      if (has('token') && (has('username') || has('password'))) return { path: 'token', message: 'a token or a username and password: choose one' };
+      if (has('password') && !has('username')) return { path: 'username', message: 'a password goes with a username' };
+      if (has('payload') && !has('subject')) return { path: 'subject', message: 'a payload is sent to a subject: give subject too' };
+      return undefined;
+    default:
+      return undefined;
+  }
 }
 
 function isResolverAddress(value: string): boolean {
@@ -241,7 +398,8 @@ export function parseCheckOptions(checkType: CheckType, raw: unknown): ParsedOpt
   if (parsed.success) {
     const { degraded_after_ms: degraded, fail_after_ms: fail } = parsed.data as { degraded_after_ms?: number; fail_after_ms?: number };
     if (fail !== undefined && fail <= (degraded ?? 0)) return { ok: false, issues: [{ path: 'fail_after_ms', message: 'fail_after_ms must be greater than degraded_after_ms' }] };
-    const unanswerable = resultWithoutQuery(checkFamily(checkType), parsed.data) ?? clientConflict(parsed.data);
+    const family = checkFamily(checkType);
+    const unanswerable = sourceWithoutOption(family, parsed.data) ?? familyConflict(family, parsed.data) ?? clientConflict(parsed.data);
     if (unanswerable) return { ok: false, issues: [unanswerable] };
     return { ok: true, options: parsed.data };
   }

@@ -1,7 +1,22 @@
 // The catalogue of check types: every accepted value, its canonical family (what the
 // agent runs) and the endpoint format the API validates (SPEC.md 2.1).
 
-export type EndpointFormat = 'http-url' | 'ws-url' | 'host-port' | 'host';
+export type EndpointFormat =
+  | 'http-url'
+  | 'ws-url'
+  | 'host-port'
+  | 'host'
+  /** host or host:port: the check type's well-known port when none is given. */
+  | 'host-optional-port'
+  | 'ldap-url'
+  | 'sip-uri'
+  | 'mqtt-url'
+  | 'amqp-url'
+  | 'nats-url'
+  /** A container's name or id, on the agent's host. */
+  | 'container'
+  /** A registered domain name (not an IP address). */
+  | 'domain';
 
 export type CheckFamily =
   | 'HTTP'
@@ -19,7 +34,19 @@ export type CheckFamily =
   | 'POSTGRES'
   | 'GRPC'
   | 'TLS_CERTIFICATE'
-  | 'MULTISTEP';
+  | 'MULTISTEP'
+  | 'SNMP'
+  | 'NTP'
+  | 'UDP'
+  | 'LDAP'
+  | 'RADIUS'
+  | 'SIP'
+  | 'MQTT'
+  | 'AMQP'
+  | 'NATS'
+  | 'DOCKER'
+  | 'TRACEROUTE'
+  | 'DOMAIN';
 
 interface CheckTypeInfo {
   family: CheckFamily;
@@ -69,6 +96,18 @@ const CATALOGUE = {
   GRPC: { family: 'GRPC', endpoint: 'host-port' },
   TLS_CERTIFICATE: { family: 'TLS_CERTIFICATE', endpoint: 'host-port' },
   MULTISTEP: { family: 'MULTISTEP', endpoint: 'http-url' },
+  SNMP: { family: 'SNMP', endpoint: 'host-optional-port' },
+  NTP: { family: 'NTP', endpoint: 'host-optional-port' },
+  UDP: { family: 'UDP', endpoint: 'host-port' },
+  LDAP: { family: 'LDAP', endpoint: 'ldap-url' },
+  RADIUS: { family: 'RADIUS', endpoint: 'host-optional-port' },
+  SIP: { family: 'SIP', endpoint: 'sip-uri' },
+  MQTT: { family: 'MQTT', endpoint: 'mqtt-url' },
+  AMQP: { family: 'AMQP', endpoint: 'amqp-url' },
+  NATS: { family: 'NATS', endpoint: 'nats-url' },
+  DOCKER: { family: 'DOCKER', endpoint: 'container' },
+  TRACEROUTE: { family: 'TRACEROUTE', endpoint: 'host' },
+  DOMAIN: { family: 'DOMAIN', endpoint: 'domain' },
 } as const satisfies Record<string, CheckTypeInfo>;
 
 export type CheckType = keyof typeof CATALOGUE;

@@ -341,6 +341,71 @@ services:
     expect(round.stdout.trim()).to.equal('No changes: the organization matches the file.');
   });
 
+  it('applies the private-network check types with their secrets as references, and exports them as a no-op', async () => {
+    const owner = await cp.api.newUser('cli-private-network');
+    const ownEnv = { OUTPOST_URL: cp.baseUrl, OUTPOST_API_KEY: await cp.api.keyWithRole(owner, 'admin') };
+    const values = { SNMP_AUTH: 'snmp-auth-5d1e', SNMP_PRIV: 'snmp-priv-8a2c', RADIUS_SECRET: 'radius-7f3b', NATS_TOKEN: 'nats-2b9d' };
+    const text = `
+services:
+  - name: core switch
+    check_type: SNMP
+    endpoint: switch-1.internal
+    options:
+      version: "3"
+      username: monitor
+      auth_protocol: SHA-256
+      auth_password: \${SNMP_AUTH}
+      priv_password: \${SNMP_PRIV}
+      oids: [1.3.6.1.2.1.1.3.0, 1.3.6.1.2.1.1.5.0]
+      assertions:
+        - source: oid
+          property: 1.3.6.1.2.1.1.5.0
+          comparison: equals
+          target: switch-1
+  - name: wifi login
+    check_type: RADIUS
+    endpoint: radius.internal
+    options:
+      secret: \${RADIUS_SECRET}
+      username: probe
+  - name: events
+    check_type: NATS
+    endpoint: nats://nats.internal:4222
+    options:
+      token: \${NATS_TOKEN}
+      subject: health.ping
+  - name: example.com registration
+    check_type: DOMAIN
+    endpoint: example.com
+    options:
+      warn_days: 45
+`;
+    const file = write('private-network.yaml', text);
+    const run = await runCli(['apply', '-f', file], { ...ownEnv, ...values });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.contain('Plan: 4 to create');
+    for (const value of Object.values(values)) expect(run.stdout + run.stderr).not.to.contain(value);
+    const services = (await cp.api.get('/services', owner.token)).body as any[];
+    const byName = (rows: any[], name: string) => rows.find((r) => r.name === name);
+    expect(byName(services, 'core switch').options).to.deep.include({ version: '3', auth_password: '********', priv_password: '********' });
+    expect(byName(services, 'wifi login').options).to.deep.equal({ secret: '********', username: 'probe' });
+    expect(byName(services, 'events').options).to.deep.equal({ token: '********', subject: 'health.ping' });
+    expect((await runCli(['apply', '-f', file], { ...ownEnv, ...values })).stdout).to.contain('No changes');
+
+    const exported = await runCli(['export'], ownEnv);
+    expect(exported.code, exported.stderr).to.equal(0);
+    expect(exported.stdout).to.contain('secret: ${WIFI_LOGIN_SECRET}').and.to.contain('token: ${EVENTS_TOKEN}');
+    for (const value of Object.values(values)) expect(exported.stdout).not.to.contain(value);
+    const round = await runCli(['apply', '-f', '-'], ownEnv, exported.stdout);
+    expect(round.code, round.stderr).to.equal(0);
+    expect(round.stdout.trim()).to.equal('No changes: the organization matches the file.');
+
+    const literal = write('literal.yaml', text.replace('${RADIUS_SECRET}', 'plain-text-secret'));
+    const refused = await runCli(['apply', '-f', literal], { ...ownEnv, ...values });
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.match(/secret/);
+  });
+
   it('applies a cron heartbeat, exports it as a no-op, and switches it to an interval', async () => {
     const owner = await cp.api.newUser('cli-cron');
     const ownEnv = { OUTPOST_URL: cp.baseUrl, OUTPOST_API_KEY: await cp.api.keyWithRole(owner, 'admin') };

@@ -28,8 +28,23 @@ async function startTarget() {
   };
 }
 
-/** Options the API takes only together (a nested object's fields, a certificate and its key). */
+/** Options the API takes only together (a nested object's fields, a certificate and its key, SNMPv3's keys, a RADIUS request's fields). */
 const TOGETHER = [['oauth2'], ['client_certificate', 'client_key']];
+/** What a check type cannot go without, typed with each of its options (unless that option replaces it). */
+const REQUIRED_BY_TYPE: Partial<Record<string, Record<string, string>>> = { UDP: { send: 'ping' }, RADIUS: { secret: 'testing123', username: 'probe' } };
+const REPLACES: Record<string, string> = { send_hex: 'send' };
+const TOGETHER_BY_TYPE: Partial<Record<string, string[][]>> = {
+  SNMP: [['version', 'username', 'auth_protocol', 'auth_password', 'priv_protocol', 'priv_password']],
+  RADIUS: [['secret', 'username', 'password', 'nas_identifier']],
+  LDAP: [['bind_dn', 'password'], ['base_dn', 'filter', 'scope']],
+  MQTT: [['username', 'password']],
+  AMQP: [['username', 'password']],
+  NATS: [['username', 'password'], ['subject', 'payload']],
+};
+
+function withoutKey(values: Record<string, string>, key: string | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter(([k]) => k !== key));
+}
 
 /** What a person would type into an option's field for the API to take it. */
 function sampleText(option: OptionSpec): string {
@@ -37,6 +52,13 @@ function sampleText(option: OptionSpec): string {
     resolver: '1.1.1.1',
     proxy: 'http://proxy.internal:3128',
     'oauth2.token_url': 'https://auth.example/token',
+    oids: '1.3.6.1.2.1.1.3.0, 1.3.6.1.2.1.1.5.0',
+    version: '3',
+    auth_password: 'auth-pass-1',
+    priv_password: 'priv-pass-1',
+    send_hex: 'ff0a',
+    socket: '/run/podman/podman.sock',
+    rdap_url: 'https://rdap.example/',
   };
   const byKind: Partial<Record<OptionSpec['kind'], string>> = {
     boolean: 'true',
@@ -88,12 +110,13 @@ describe('dashboard: services', function () {
       expect(specs, type).to.not.be.empty;
       for (const option of specs) {
         // Typed as a person would, through the form's own conversion, with the options it goes with.
-        const partners = TOGETHER.find((keys) => keys.some((k) => option.key === k || option.key.startsWith(`${k}.`))) ?? [option.key];
+        const groups = [...(TOGETHER_BY_TYPE[type] ?? []), ...TOGETHER];
+        const partners = groups.find((keys) => keys.some((k) => option.key === k || option.key.startsWith(`${k}.`))) ?? [option.key];
         const typed = specs.filter((o) => partners.some((k) => o.key === k || o.key.startsWith(`${k}.`)));
         const values: ServiceFormValues = {
           ...EMPTY_FORM,
           check_type: type,
-          options: Object.fromEntries(typed.map((o) => [o.key, sampleText(o)])),
+          options: { ...withoutKey(REQUIRED_BY_TYPE[type] ?? {}, REPLACES[option.key]), ...Object.fromEntries(typed.map((o) => [o.key, sampleText(o)])) },
           steps: type === 'MULTISTEP' ? [{ ...newStep(), name: 'home', url: '/' }] : [],
         };
         const options = bodyOf(values).options as Record<string, unknown>;
@@ -154,6 +177,37 @@ describe('dashboard: services', function () {
     await page.getByLabel('Endpoint').fill('not a host port');
     await page.getByRole('button', { name: 'Save' }).click();
     expect(await fieldError(page, 'Endpoint')).to.match(/host:port/);
+  });
+
+  it('creates an SNMPv3 service through its own fields, its passwords stored and masked, and shows a RADIUS error at its field', async () => {
+    const page = await h.signedInPage(owner, '/services/new');
+    await page.getByLabel('Name', { exact: true }).fill('core switch');
+    await page.getByLabel('Check type').selectOption('SNMP');
+    await page.getByLabel('Endpoint').fill('switch-1.internal');
+    await page.getByLabel('OIDs').fill('1.3.6.1.2.1.1.3.0, 1.3.6.1.2.1.1.5.0');
+    await page.getByLabel('SNMP version').selectOption('3');
+    await page.getByRole('button', { name: 'Authentication' }).click();
+    await page.getByLabel('Username', { exact: true }).fill('monitor');
+    await page.getByLabel('Authentication protocol').selectOption('SHA-256');
+    await page.getByLabel('Authentication password').fill('auth-pass-1');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'core switch', level: 1 }).waitFor();
+    const services = (await h.controlPlane.api.get('/services', owner.token)).body as { name: string; options: Record<string, unknown> }[];
+    expect(services.find((s) => s.name === 'core switch')!.options).to.deep.equal({
+      oids: ['1.3.6.1.2.1.1.3.0', '1.3.6.1.2.1.1.5.0'],
+      version: '3',
+      username: 'monitor',
+      auth_protocol: 'SHA-256',
+      auth_password: '********',
+    });
+
+    await page.goto('/services/new');
+    await page.getByLabel('Name', { exact: true }).fill('wifi login');
+    await page.getByLabel('Check type').selectOption('RADIUS');
+    await page.getByLabel('Endpoint').fill('radius.internal');
+    await page.getByLabel('Username', { exact: true }).fill('probe');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await fieldError(page, 'Shared secret')).to.match(/shared secret is required/);
   });
 
   it('shows a service: status per location, uptime, the checks log, "Check now", edit and delete', async () => {

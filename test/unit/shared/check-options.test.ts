@@ -2,28 +2,36 @@ import { expect } from 'chai';
 import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../shared/src/check-options.js';
 import { CHECK_TYPES, type CheckType } from '../../../shared/src/check-types.js';
 
+/** The options a check type cannot go without: MULTISTEP's steps, the datagram of UDP, a RADIUS request's secret and user. */
+const REQUIRED: Partial<Record<CheckType, Record<string, unknown>>> = {
+  MULTISTEP: { steps: [{ name: 'one', url: '/' }] },
+  UDP: { send: 'ping\\n' },
+  RADIUS: { secret: 'testing123', username: 'probe' },
+};
+
 describe('check options', () => {
   describe('parseCheckOptions', () => {
-    it('accepts an empty, absent or null object for every check type but MULTISTEP, which needs its steps', () => {
-      expect(CHECK_TYPES).to.have.length(22);
-      for (const type of CHECK_TYPES.filter((t) => t !== 'MULTISTEP')) {
+    it('accepts an empty, absent or null object for every check type but those with required options, which refuse it', () => {
+      expect(CHECK_TYPES).to.have.length(34);
+      for (const type of CHECK_TYPES.filter((t) => REQUIRED[t] === undefined)) {
         for (const raw of [{}, undefined, null]) expect(parseCheckOptions(type, raw), `${type} ${String(raw)}`).to.deep.equal({ ok: true, options: {} });
       }
       expect(parseCheckOptions('MULTISTEP', {})).to.deep.include({ ok: false });
       expect(parseCheckOptions('MULTISTEP', { steps: [] })).to.deep.include({ ok: false });
+      expect(parseCheckOptions('UDP', {})).to.deep.equal({ ok: false, issues: [{ path: 'send', message: 'a UDP check sends one datagram: give send or send_hex (not both)' }] });
+      const radius = parseCheckOptions('RADIUS', null);
+      expect(radius.ok ? [] : radius.issues.map((i) => i.path)).to.deep.equal(['secret', 'username']);
     });
 
     it('accepts min_failing_locations for every check type, from 1 up', () => {
-      const steps = [{ name: 'one', url: '/' }];
-      for (const type of CHECK_TYPES) expect(parseCheckOptions(type, { min_failing_locations: 2, ...(type === 'MULTISTEP' ? { steps } : {}) }).ok, type).to.equal(true);
+      for (const type of CHECK_TYPES) expect(parseCheckOptions(type, { min_failing_locations: 2, ...REQUIRED[type] }).ok, type).to.equal(true);
       expect(parseCheckOptions('SSH', { min_failing_locations: 0 }).ok).to.equal(false);
       expect(parseCheckOptions('TCP', { min_failing_locations: 1.5 }).ok).to.equal(false);
     });
 
     it('accepts retries from 0 to 10 and retry_interval_seconds from 1 to 300 for every check type, whole numbers only', () => {
-      const steps = [{ name: 'one', url: '/' }];
       for (const type of CHECK_TYPES) {
-        const options = { retries: 10, retry_interval_seconds: 300, ...(type === 'MULTISTEP' ? { steps } : {}) };
+        const options = { retries: 10, retry_interval_seconds: 300, ...REQUIRED[type] };
         expect(parseCheckOptions(type, options), type).to.deep.equal({ ok: true, options });
       }
       expect(parseCheckOptions('TCP', { retries: 0, retry_interval_seconds: 1 }).ok).to.equal(true);
@@ -131,7 +139,18 @@ describe('check options', () => {
 
   describe('SECRET_OPTION_KEYS', () => {
     it('names the credentials of every family as paths, nested ones dotted', () => {
-      expect([...SECRET_OPTION_KEYS]).to.deep.equal(['password', 'private_key', 'bearer_token', 'client_key', 'oauth2.client_secret']);
+      expect([...SECRET_OPTION_KEYS]).to.deep.equal([
+        'password',
+        'private_key',
+        'bearer_token',
+        'client_key',
+        'oauth2.client_secret',
+        'community',
+        'auth_password',
+        'priv_password',
+        'secret',
+        'token',
+      ]);
     });
 
     it('names only options some check type takes as text, at that path', () => {
@@ -142,6 +161,11 @@ describe('check options', () => {
         bearer_token: ['HTTP', (v) => ({ bearer_token: v })],
         client_key: ['MULTISTEP', (v) => ({ client_certificate: '-----BEGIN CERTIFICATE-----', client_key: v, steps: [{ name: 'one', url: 'https://example.com/' }] })],
         'oauth2.client_secret': ['WEBSOCKET', (v) => ({ oauth2: { ...oauth2, client_secret: v } })],
+        community: ['SNMP', (v) => ({ community: v })],
+        auth_password: ['SNMP', (v) => ({ version: '3', username: 'monitor', auth_password: v })],
+        priv_password: ['SNMP', (v) => ({ version: '3', username: 'monitor', auth_password: 'auth-pass-1', priv_password: v })],
+        secret: ['RADIUS', (v) => ({ secret: v, username: 'probe' })],
+        token: ['NATS', (v) => ({ token: v })],
       };
       for (const key of SECRET_OPTION_KEYS) {
         const [type, options] = holders[key];

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { CHECK_TYPES, endpointFormat, internalKind, type CheckType } from '../../../../shared/src/check-types.js';
 import { parseCheckOptions } from '../../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../../shared/src/endpoints.js';
+import { ldapFilterProblem } from './ldap-filter.js';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { AppError, notFound, validationFailed } from '../../errors.js';
@@ -258,7 +259,12 @@ export function validateCheck(checkType: CheckType, endpoint: string): void {
 /** The options as the check type's schema reads them; 400 naming the option otherwise. */
 export function validateOptions(checkType: CheckType, raw: Record<string, unknown>): Record<string, unknown> {
   const parsed = parseCheckOptions(checkType, raw);
-  if (parsed.ok) return parsed.options;
+  if (parsed.ok) {
+    const filter = checkType === 'LDAP' ? parsed.options.filter : undefined;
+    const problem = typeof filter === 'string' ? ldapFilterProblem(filter) : undefined;
+    if (problem) throw validationFailed(`invalid options for check_type LDAP: filter: ${problem}`, [{ path: 'options.filter', message: problem }]);
+    return parsed.options;
+  }
   const first = parsed.issues[0];
   throw validationFailed(
     `invalid options for check_type ${checkType}${first ? `: ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}`,

@@ -35,6 +35,14 @@ export const ENDPOINT_HINTS: Record<EndpointFormat, { hint: string; example: str
   'ws-url': { hint: 'A URL starting with ws:// or wss://', example: 'wss://example.com/socket' },
   'host-port': { hint: 'host:port, IPv6 in brackets', example: 'db.internal:5432' },
   host: { hint: 'A hostname or an IP address', example: 'example.com' },
+  'host-optional-port': { hint: 'A host, or host:port for another port than the protocol’s own', example: 'switch-1.internal' },
+  'ldap-url': { hint: 'A URL starting with ldap:// or ldaps://', example: 'ldaps://ldap.internal' },
+  'sip-uri': { hint: 'sip:host[:port], with ;transport=tcp for TCP (UDP by default)', example: 'sip:pbx.internal' },
+  'mqtt-url': { hint: 'A URL starting with mqtt:// or mqtts://, without credentials', example: 'mqtts://broker.internal' },
+  'amqp-url': { hint: 'A URL starting with amqp:// or amqps://, the virtual host as its path', example: 'amqp://rabbit.internal/%2F' },
+  'nats-url': { hint: 'A URL starting with nats:// or tls://', example: 'nats://nats.internal:4222' },
+  container: { hint: 'A container’s name or id, on the agent’s host', example: 'web' },
+  domain: { hint: 'A registered domain name', example: 'example.com' },
 };
 
 const check = (spec: Omit<OptionSpec, 'section'>): OptionSpec => ({ ...spec, section: 'check' });
@@ -124,6 +132,72 @@ const OPTIONS: Record<Family, OptionSpec[]> = {
   ],
   // Its requests are its steps (steps-editor.tsx).
   MULTISTEP: HTTP_REQUEST_CLIENT,
+  SNMP: [
+    check({ key: 'oids', label: 'OIDs', kind: 'list', hint: 'Comma separated, 1 to 20, e.g. 1.3.6.1.2.1.1.5.0; sysUpTime (1.3.6.1.2.1.1.3.0) when empty. Each is an "oid" source.' }),
+    check({ key: 'version', label: 'SNMP version', kind: 'select', choices: ['1', '2c', '3'], hint: '2c when not set.' }),
+    auth({ key: 'community', label: 'Community', kind: 'secret', hint: 'SNMP v1 and v2c ("public" when empty).' }),
+    auth({ key: 'username', label: 'Username', kind: 'text', hint: 'SNMPv3.' }),
+    auth({ key: 'auth_protocol', label: 'Authentication protocol', kind: 'select', choices: ['MD5', 'SHA', 'SHA-224', 'SHA-256', 'SHA-384', 'SHA-512'], hint: 'SNMPv3 (SHA when a password is set).' }),
+    auth({ key: 'auth_password', label: 'Authentication password', kind: 'secret', hint: 'SNMPv3, at least 8 characters.' }),
+    auth({ key: 'priv_protocol', label: 'Privacy protocol', kind: 'select', choices: ['DES', 'AES', 'AES-256B', 'AES-256R'], hint: 'SNMPv3 encryption (AES when a password is set).' }),
+    auth({ key: 'priv_password', label: 'Privacy password', kind: 'secret', hint: 'SNMPv3, at least 8 characters.' }),
+  ],
+  NTP: [],
+  UDP: [
+    check({ key: 'send', label: 'Send', kind: 'text', hint: 'The datagram as text; \\r \\n \\t \\\\ and \\xHH escapes. The reply is the "body" source.' }),
+    check({ key: 'send_hex', label: 'Send (hex)', kind: 'text', hint: 'Or the datagram as hex digits, e.g. ff0a; the reply is also the "body_hex" source.' }),
+  ],
+  LDAP: [
+    check({ key: 'base_dn', label: 'Search base DN', kind: 'text', hint: 'Searches under it after the bind; the count found is the "entries" source.' }),
+    check({ key: 'filter', label: 'Search filter', kind: 'text', hint: '(objectClass=*) when empty.' }),
+    check({ key: 'scope', label: 'Search scope', kind: 'select', choices: ['sub', 'one', 'base'] }),
+    auth({ key: 'bind_dn', label: 'Bind DN', kind: 'text', hint: 'Binds anonymously when empty.' }),
+    { ...PASSWORD, section: 'authentication' },
+    VERIFY_TLS,
+    CA_CERTIFICATE,
+  ],
+  // Every request needs these: in the form's open section, not folded away.
+  RADIUS: [
+    check({ key: 'secret', label: 'Shared secret', kind: 'secret', hint: 'The client’s secret on the RADIUS server.' }),
+    check({ key: 'username', label: 'Username', kind: 'text' }),
+    check({ key: 'password', label: 'Password', kind: 'secret', hint: 'Sent as PAP.' }),
+    check({ key: 'nas_identifier', label: 'NAS identifier', kind: 'text', hint: '"outpost" when empty.' }),
+  ],
+  SIP: [],
+  MQTT: [
+    check({ key: 'topic', label: 'Topic', kind: 'text', hint: 'Publishes a unique message and waits for it to come back; the message is the "message" source.' }),
+    check({ key: 'publish', label: 'Publish a test message', kind: 'boolean', defaultText: 'yes', hint: 'No: wait for a retained or the next message on the topic (wildcards allowed).' }),
+    auth({ key: 'username', label: 'Username', kind: 'text' }),
+    { ...PASSWORD, section: 'authentication' },
+    VERIFY_TLS,
+    CA_CERTIFICATE,
+  ],
+  AMQP: [
+    check({ key: 'queue', label: 'Queue', kind: 'text', hint: 'Checked by a passive declare; its "message_count" and "consumer_count" are sources.' }),
+    auth({ key: 'username', label: 'Username', kind: 'text', hint: 'guest when empty.' }),
+    { ...PASSWORD, section: 'authentication' },
+    VERIFY_TLS,
+    CA_CERTIFICATE,
+  ],
+  NATS: [
+    check({ key: 'subject', label: 'Request subject', kind: 'text', hint: 'Sends a request; the reply is the "message" source.' }),
+    check({ key: 'payload', label: 'Request payload', kind: 'textarea' }),
+    auth({ key: 'token', label: 'Token', kind: 'secret', hint: 'Or a username and password.' }),
+    auth({ key: 'username', label: 'Username', kind: 'text' }),
+    { ...PASSWORD, section: 'authentication' },
+  ],
+  DOCKER: [
+    connection({ key: 'socket', label: 'Docker socket', kind: 'text', hint: 'On the agent’s host; /var/run/docker.sock when empty (Podman: /run/podman/podman.sock).' }),
+  ],
+  TRACEROUTE: [
+    check({ key: 'max_hops', label: 'Maximum hops', kind: 'number', hint: '1 to 64 (default 30).' }),
+    check({ key: 'packets', label: 'Echoes for loss and jitter', kind: 'number', hint: '1 to 20 (default 5).' }),
+    check({ key: 'ptr_lookup', label: 'Name each hop (reverse DNS)', kind: 'boolean', defaultText: 'no' }),
+  ],
+  DOMAIN: [
+    check({ key: 'warn_days', label: 'Warn days before expiry', kind: 'number', hint: 'YELLOW when the registration ends within this many days (default 30).' }),
+    connection({ key: 'rdap_url', label: 'RDAP server', kind: 'text', hint: 'Found through IANA’s bootstrap file when empty.' }),
+  ],
 };
 
 export function familyOf(checkType: string): Family | undefined {
