@@ -10,11 +10,15 @@
 // a ratio against each reference; the round of the median ratio is reported.
 // A breakdown follows the table rows: the agent with a prober that answers at once beside the
 // bare loop's timers alone, i.e. what the agent itself adds per check, free of network noise.
+// Then each private-network check type (bench/protocols/, issue 40) beside a bare loop making
+// the same exchange with the least code, so that a slow client library is seen
+// (bench/support/protocol-cpu.ts); `--protocols` runs only those, `--type SNMP` only one.
 //
-//   node --import tsx bench/agent-cpu.ts [--full]
+//   node --import tsx bench/agent-cpu.ts [--full] [--protocols] [--type TYPE]
 import { startFakeControlPlane } from '../test/fixtures/fake-control-plane.js';
 import { startBlackbox } from './reference/blackbox.js';
 import { assignServices, buildAgent, cpuMs, sleep, startAgent, startNullProberAgent, startScript, type RunningProcess } from './support/agent-under-test.js';
+import { measureProtocol, protocolModules } from './support/protocol-cpu.js';
 import { fullSize, medianRatioRound, report } from './support/report.js';
 
 type Kind = 'http' | 'tcp';
@@ -40,11 +44,18 @@ interface Round {
   blackbox?: number;
 }
 
+// The private-network types: fewer checks (their peers are real daemons sharing the two cores).
+const PROTOCOL_PACE = { services: 50, intervalMs: 5_000, warmupMs: 10_000, measureMs: fullSize ? 20_000 : 10_000 };
+/** A client library costing more than this over the bare exchange is named in the table. */
+const PROTOCOL_GOAL = 2;
+const onlyProtocols = process.argv.includes('--protocols') || process.argv.includes('--type');
+const onlyType = process.argv.includes('--type') ? process.argv[process.argv.indexOf('--type') + 1]?.toUpperCase() : undefined;
+
 const built = await buildAgent();
 const targets = await startScript<{ http: number; tcp: number }>('targets.ts', []);
 const endpoint = (kind: Kind) => (kind === 'http' ? `http://127.0.0.1:${targets.first.http}/` : `127.0.0.1:${targets.first.tcp}`);
 try {
-  for (const kind of ['http', 'tcp'] as const) {
+  for (const kind of onlyProtocols ? [] : (['http', 'tcp'] as const)) {
     const rounds: Round[] = [];
     for (let round = 0; round < ROUNDS; round++) rounds.push(await measureRound(kind, 'real'));
     const name = kind.toUpperCase();
@@ -57,10 +68,27 @@ try {
     report({ id: `P1-${kind}-bbe`, what: `agent CPU per ${name} check at ${at}`, ours: againstBlackbox.agent, unit: 'µs CPU/check', reference: { name: 'blackbox_exporter', value: againstBlackbox.blackbox! }, goal: `≤ ${bbeGoal}x`, met: againstBlackbox.agent <= bbeGoal * againstBlackbox.blackbox! });
     console.log(`P1 ${name} rounds (agent / bare loop / blackbox_exporter, µs CPU per check): ${rounds.map((r) => `${r.agent.toFixed(0)} / ${r.bare.toFixed(0)} / ${r.blackbox!.toFixed(0)}`).join('; ')}`);
   }
-  const rounds: Round[] = [];
-  for (let round = 0; round < ROUNDS; round++) rounds.push(await measureRound('tcp', 'null'));
-  const { agent, bare } = medianRatioRound(rounds, (r) => r.agent / r.bare);
-  console.log(`the agent's own cost per check (a prober that answers at once): ${agent.toFixed(1)} µs CPU, the bare loop's timers alone ${bare.toFixed(1)} µs, so ${(agent - bare).toFixed(1)} µs added by the agent`);
+  if (!onlyProtocols) {
+    const rounds: Round[] = [];
+    for (let round = 0; round < ROUNDS; round++) rounds.push(await measureRound('tcp', 'null'));
+    const { agent, bare } = medianRatioRound(rounds, (r) => r.agent / r.bare);
+    console.log(`the agent's own cost per check (a prober that answers at once): ${agent.toFixed(1)} µs CPU, the bare loop's timers alone ${bare.toFixed(1)} µs, so ${(agent - bare).toFixed(1)} µs added by the agent`);
+  }
+  const rate = (PROTOCOL_PACE.services * 1000) / PROTOCOL_PACE.intervalMs;
+  for (const file of protocolModules()) {
+    if (onlyType && !file.endsWith(`/${onlyType.toLowerCase()}.ts`)) continue;
+    const figure = await measureProtocol(built, file, PROTOCOL_PACE);
+    if (figure.failure) console.log(`P1 ${figure.checkType}: the agent's checks failed (${figure.failure}); its figure is a failure's cost`);
+    report({
+      id: `P1-${figure.checkType.toLowerCase()}`,
+      what: `agent CPU per ${figure.checkType} check at ${rate} checks/s`,
+      ours: figure.agent,
+      unit: 'µs CPU/check',
+      reference: { name: 'bare exchange loop', value: figure.bare },
+      goal: `≤ ${PROTOCOL_GOAL}x`,
+      met: !figure.failure && figure.agent <= PROTOCOL_GOAL * figure.bare,
+    });
+  }
 } finally {
   await targets.stop();
   built.remove();

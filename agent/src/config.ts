@@ -9,6 +9,10 @@ import { isServerList } from './control/servers.js';
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 
+/** Where DOMAIN checks find each registry's RDAP service (RFC 7484); a mirror for networks without the Internet. */
+export const IANA_RDAP_BOOTSTRAP = 'https://data.iana.org/rdap/dns.json';
+const rdapBootstrap = z._default(z.url({ protocol: /^https?$/, message: 'must be the http(s) URL of an RDAP bootstrap file such as https://data.iana.org/rdap/dns.json' }), IANA_RDAP_BOOTSTRAP);
+
 const RunConfigSchema = z
   .object({
     server: z.string({ message: 'is required (--server HOST:PORT or OUTPOST_SERVER)' }).check(z.refine(isServerList, 'must be HOST:PORT, or several separated by commas')),
@@ -23,6 +27,7 @@ const RunConfigSchema = z
     proxy: z.optional(z.url({ protocol: /^http$/, message: 'must be an http:// proxy URL such as http://proxy:3128' })),
     noProxy: z.optional(z.string()),
     statusAddr: z.optional(z.string().check(z.refine((v) => parseHostPort(v) !== null, 'must be HOST:PORT'))),
+    rdapBootstrap,
   })
   .check(z.refine((c) => Boolean(c.cert) === Boolean(c.key), { message: 'a client certificate needs both --cert and --key', path: ['cert'] }));
 
@@ -41,6 +46,7 @@ const OPTION_NAMES: Record<keyof RunConfig, string> = {
   key: '--key',
   insecure: '--insecure',
   statusAddr: '--status-addr',
+  rdapBootstrap: '--rdap-bootstrap',
   proxy: 'HTTPS_PROXY',
   noProxy: 'NO_PROXY',
 };
@@ -60,6 +66,7 @@ export function loadRunConfig(flags: RunFlags, env: Record<string, string | unde
     key: pick(flags.key, env.OUTPOST_KEY),
     insecure: flags.insecure ?? ['1', 'true', 'yes'].includes(env.OUTPOST_INSECURE ?? ''),
     statusAddr: pick(flags.statusAddr, env.OUTPOST_STATUS_ADDR),
+    rdapBootstrap: pick(flags.rdapBootstrap, env.OUTPOST_RDAP_BOOTSTRAP),
     proxy: env.HTTPS_PROXY || env.https_proxy || undefined,
     noProxy: env.NO_PROXY || env.no_proxy || undefined,
   });
@@ -67,4 +74,11 @@ export function loadRunConfig(flags: RunFlags, env: Record<string, string | unde
   const issue = parsed.error.issues[0];
   const key = issue?.path[0] as keyof RunConfig | undefined;
   throw new AgentConfigError(`invalid option ${key ? OPTION_NAMES[key] : ''}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** `check`'s configuration: the probers' part of `run`'s. */
+export function loadCheckConfig(flags: Pick<RunFlags, 'rdapBootstrap'>, env: Record<string, string | undefined>): Pick<RunConfig, 'rdapBootstrap'> {
+  const parsed = z.object({ rdapBootstrap }).safeParse({ rdapBootstrap: flags.rdapBootstrap ?? (env.OUTPOST_RDAP_BOOTSTRAP || undefined) });
+  if (parsed.success) return parsed.data;
+  throw new AgentConfigError(`invalid option --rdap-bootstrap: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
 }

@@ -1,10 +1,12 @@
 // The reference for the agent benchmarks: a bare Node process with one timer per service,
 // each firing on the same slot the agent would use and making the same connection the
 // agent's prober makes (HTTP: a GET on a fresh connection, body read, socket destroyed;
-// TCP: connect, then destroy; none: nothing, the timers alone). Nothing else: no scheduler,
-// spool, stream or results.
+// TCP: connect, then destroy; none: nothing, the timers alone; protocol:FILE: the bareExchange
+// of a bench/protocols module, with TARGET the base64 JSON of {endpoint, options}). Nothing
+// else: no scheduler, spool, stream or results.
 //
 //   node --import tsx bench/reference/bare-loop.ts http|tcp|none PORT SERVICES INTERVAL_MS WARMUP_MS MEASURE_MS
+//   node --import tsx bench/reference/bare-loop.ts protocol:FILE TARGET SERVICES INTERVAL_MS WARMUP_MS MEASURE_MS
 //
 // Prints {"ready":true,"windowStart":…,"windowEnd":…} (epoch ms) at once, then after the window
 // one JSON line with the checks started inside it and their lateness after the slot (ms, sorted).
@@ -34,9 +36,16 @@ const connections: Record<string, () => void> = {
   },
   none: () => undefined,
 };
-const chosen = connections[kind!];
+const chosen = kind!.startsWith('protocol:') ? await protocolExchange(kind!.slice('protocol:'.length), port!) : connections[kind!];
 if (!chosen) throw new Error(`unknown kind ${kind}`);
 const connect: () => void = chosen;
+
+/** One exchange of a bench/protocols module, its target decoded once. */
+async function protocolExchange(file: string, target: string): Promise<() => void> {
+  const { bareExchange } = (await import(file)) as { bareExchange(endpoint: string, options: Record<string, unknown>): Promise<void> };
+  const { endpoint, options } = JSON.parse(Buffer.from(target, 'base64').toString('utf8')) as { endpoint: string; options: Record<string, unknown> };
+  return () => void bareExchange(endpoint, options);
+}
 
 function arm(offset: number, slot: number): void {
   setTimeout(() => {

@@ -54,9 +54,9 @@ export async function buildAgent(tree = root): Promise<BuiltAgent> {
  * Hands the scripted control plane `count` services of one check type on `endpoint`, every
  * `intervalMs`, with the ids the bare loop uses (so both fire on the same slots).
  */
-export function assignServices(cp: FakeControlPlane, count: number, checkType: string, endpoint: string, intervalMs: number): void {
+export function assignServices(cp: FakeControlPlane, count: number, checkType: string, endpoint: string, intervalMs: number, options: Record<string, unknown> = {}): void {
   for (let i = 0; i < count; i++) {
-    const a: Assignment = { serviceId: serviceId(i), version: 1, checkType, endpoint, intervalSeconds: intervalMs / 1000, timeoutSeconds: 5, options: {} };
+    const a: Assignment = { serviceId: serviceId(i), version: 1, checkType, endpoint, intervalSeconds: intervalMs / 1000, timeoutSeconds: 5, options };
     cp.assignments.set(a.serviceId, a);
   }
 }

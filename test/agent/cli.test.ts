@@ -42,6 +42,16 @@ describe('agent cli', function () {
       expect(Date.parse(attempts[1]!.started_at) - Date.parse(attempts[0]!.started_at)).to.be.at.least(1_000);
     });
 
+    it('takes an option value that reads as a number as text where the option wants text', async () => {
+      // "1234" parses as JSON, but UDP's send is text (and SNMP's version "3", a community "12345").
+      const r = cli('check', '--type', 'UDP', '--endpoint', await refusedEndpoint(), '--option', 'send=1234', '--json');
+      expect(r.code, r.stderr).to.equal(1);
+      expect(JSON.parse(r.stdout)).to.include({ check_type: 'UDP', ok: false });
+      const bad = cli('check', '--type', 'SNMP', '--endpoint', '127.0.0.1', '--option', 'version=4');
+      expect(bad.code).to.equal(2);
+      expect(bad.stderr).to.match(/invalid option version: /);
+    });
+
     it('exits 2 with a readable message for a bad invocation', () => {
       const unknown = cli('check', '--type', 'GOPHER', '--endpoint', '127.0.0.1:70');
       expect(unknown.code).to.equal(2);

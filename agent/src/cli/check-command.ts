@@ -1,8 +1,9 @@
 // `outpost-agent check`: one check from this host, printed with its timings; exit code 0
 // when it passed, 1 when it failed, 2 for a bad invocation.
-import { endpointFormat, normaliseCheckType } from '../../../shared/src/check-types.js';
-import { parseCheckOptions } from '../../../shared/src/check-options.js';
+import { endpointFormat, normaliseCheckType, type CheckType } from '../../../shared/src/check-types.js';
+import { parseCheckOptions, type ParsedOptions } from '../../../shared/src/check-options.js';
 import { endpointProblem } from '../../../shared/src/endpoints.js';
+import { loadCheckConfig } from '../config.js';
 import { defaultProbers } from '../probers/index.js';
 import type { DetailValue } from '../probers/prober.js';
 import { createProberRegistry } from '../probers/registry.js';
@@ -15,19 +16,20 @@ export interface CheckFlags {
   timeout: string;
   option: string[];
   json?: boolean;
+  rdapBootstrap?: string;
 }
 
-export async function runCheck(flags: CheckFlags, print: (line: string) => void): Promise<number> {
+export async function runCheck(flags: CheckFlags, print: (line: string) => void, env: Record<string, string | undefined>): Promise<number> {
   const checkType = normaliseCheckType(flags.type);
   if (!checkType) throw new UsageError(`unknown check type "${flags.type}"`);
   const problem = endpointProblem(endpointFormat(checkType), flags.endpoint);
   if (problem) throw new UsageError(`endpoint for ${checkType} ${problem}`);
   const timeoutSeconds = Number(flags.timeout);
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 120) throw new UsageError('--timeout must be an integer from 1 to 120');
-  const parsed = parseCheckOptions(checkType, parseOptionFlags(flags.option));
+  const parsed = parseOptionsOf(checkType, flags.option);
   if (!parsed.ok) throw new UsageError(`invalid option ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
 
-  const registry = createProberRegistry(defaultProbers());
+  const registry = createProberRegistry(defaultProbers({ rdapBootstrapUrl: loadCheckConfig(flags, env).rdapBootstrap }));
   const target = { checkType, endpoint: flags.endpoint, timeoutMs: timeoutSeconds * 1000, options: parsed.options };
   const result = await runWithRetries(() => registry.run(target), parsed.options);
   if (flags.json) {
@@ -39,22 +41,29 @@ export async function runCheck(flags: CheckFlags, print: (line: string) => void)
   return result.ok ? 0 : 1;
 }
 
-/** key=value pairs; values that parse as JSON (numbers, booleans, arrays) are taken as such. */
-function parseOptionFlags(pairs: string[]): Record<string, unknown> {
-  const options: Record<string, unknown> = {};
+/**
+ * key=value pairs; values that parse as JSON (numbers, booleans, arrays) are taken as such,
+ * unless the option wants text: `version=3` of SNMP and `community=12345` stay strings.
+ */
+function parseOptionsOf(checkType: CheckType, pairs: string[]): ParsedOptions {
+  const typed: Record<string, unknown> = {};
+  const texts: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`--option takes key=value, got "${pair}"`);
+    const key = pair.slice(0, eq);
     const raw = pair.slice(eq + 1);
-    let value: unknown = raw;
+    texts[key] = raw;
     try {
-      value = JSON.parse(raw);
+      typed[key] = JSON.parse(raw);
     } catch {
-      value = raw;
+      typed[key] = raw;
     }
-    options[pair.slice(0, eq)] = value;
   }
-  return options;
+  const parsed = parseCheckOptions(checkType, typed);
+  if (parsed.ok) return parsed;
+  const asText = parsed.issues.map((i) => i.path.split('.')[0]!).filter((key) => Object.hasOwn(texts, key) && typeof typed[key] !== 'string');
+  return asText.length === 0 ? parsed : parseCheckOptions(checkType, { ...typed, ...Object.fromEntries(asText.map((key) => [key, texts[key]])) });
 }
 
 /** Lists of words as "a, b"; nested facts (a certificate chain) as JSON. */

@@ -28,6 +28,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .option('--key <file>', 'private key of the client certificate (OUTPOST_KEY)')
     .option('--insecure', 'plaintext even to a non-loopback control plane (OUTPOST_INSECURE)')
     .option('--status-addr <host:port>', 'serve /healthz and Prometheus /metrics here (OUTPOST_STATUS_ADDR)')
+    .option('--rdap-bootstrap <url>', 'where DOMAIN checks find RDAP services, by default https://data.iana.org/rdap/dns.json (OUTPOST_RDAP_BOOTSTRAP)')
     .action(async (flags) => {
       const { runAgent } = await import('./run-command.js');
       exitCode = await runAgent(flags, env);
@@ -72,9 +73,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .option('--timeout <seconds>', 'hard timeout for the whole check', '10')
     .addOption(new Option('--option <key=value...>', 'a check option, e.g. --option method=HEAD').default([]))
     .option('--json', 'print the result as one JSON line')
+    .option('--rdap-bootstrap <url>', 'where a DOMAIN check finds RDAP services, by default https://data.iana.org/rdap/dns.json (OUTPOST_RDAP_BOOTSTRAP)')
     .action(async (flags) => {
       const { runCheck } = await import('./check-command.js');
-      exitCode = await runCheck(flags, (line) => process.stdout.write(`${line}\n`));
+      exitCode = await runCheck(flags, (line) => process.stdout.write(`${line}\n`), env);
     });
 
   try {

@@ -26,7 +26,7 @@ export async function runAgent(flags: RunFlags, env: Record<string, string | und
     location: config.location,
     dataDir: config.dataDir,
     version: AGENT_VERSION,
-    registry: createProberRegistry(defaultProbers()),
+    registry: createProberRegistry(defaultProbers({ rdapBootstrapUrl: config.rdapBootstrap })),
     logger,
     onFatal: (reason) => fatal(reason),
     onCheck: (ok, latenessMs) => metrics?.checkCompleted(ok, latenessMs),

@@ -3,7 +3,7 @@
 // cut `actual` value travel. Compiled once per assignment (patterns, JSONPaths).
 import { query as jsonPathQuery, type JsonValue } from 'jsonpath-rfc9535';
 import { RE2JS } from 're2js';
-import { asNumber, MAX_ACTUAL_LENGTH, type Assertion, type AssertionOutcome } from '../../../shared/src/assertion-catalogue.js';
+import { asNumber, canonicalOid, MAX_ACTUAL_LENGTH, type Assertion, type AssertionOutcome } from '../../../shared/src/assertion-catalogue.js';
 import type { Observed } from './prober.js';
 
 /** What the assertions are evaluated on: one answer and the time it took. */
@@ -33,7 +33,8 @@ class Answer {
 
   bodyJson(): { ok: true; value: JsonValue } | { ok: false } {
     if (this.json) return this.json;
-    const body = this.subject.observed.body;
+    // An MQTT check's `json` reads the message it received.
+    const body = this.subject.observed.body ?? this.subject.observed.message;
     try {
       this.json = body === undefined ? { ok: false } : { ok: true, value: JSON.parse(body) as JsonValue };
     } catch {
@@ -106,7 +107,10 @@ function sourceOf(a: Assertion): (answer: Answer) => Found {
     case 'json':
       return (x) => {
         const parsed = x.bodyJson();
-        if (!parsed.ok) return { values: [], why: x.subject.observed.body === undefined ? 'no body' : 'the body is not JSON' };
+        if (!parsed.ok) {
+          const { body, message } = x.subject.observed;
+          return { values: [], why: body === undefined && message === undefined ? 'no body' : `the ${body === undefined ? 'message' : 'body'} is not JSON` };
+        }
         return { values: jsonPathQuery(parsed.value, a.property!) };
       };
     case 'tls_days_remaining':
@@ -126,6 +130,33 @@ function sourceOf(a: Assertion): (answer: Answer) => Found {
         };
       }
       return (x) => present(x.subject.observed.result);
+    case 'oid': {
+      const oid = canonicalOid(a.property!);
+      return (x) => present(x.subject.observed.oids?.[oid]);
+    }
+    case 'attribute': {
+      const name = a.property!.toLowerCase();
+      return (x) => ({ values: x.subject.observed.attributes?.[name] ?? [] });
+    }
+    case 'offset_ms':
+    case 'stratum':
+    case 'body_hex':
+    case 'entries':
+    case 'code':
+    case 'message':
+    case 'message_count':
+    case 'consumer_count':
+    case 'state':
+    case 'health':
+    case 'restart_count':
+    case 'hops':
+    case 'loss_percent':
+    case 'jitter_ms':
+    case 'reached':
+    case 'days_remaining': {
+      const key = a.source;
+      return (x) => present(x.subject.observed[key]);
+    }
     default:
       // Validation refuses a source its family does not offer; an older agent may still meet one.
       return () => ({ values: [], why: `source ${a.source} is not known to this agent version` });

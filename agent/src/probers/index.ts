@@ -1,11 +1,17 @@
 // Every prober this agent ships, one per protocol family. Each is loaded on its first probe:
 // an agent that checks only HTTP never loads the database drivers, ssh2 or ws (tens of MB).
 import type { CheckFamily } from '../../../shared/src/check-types.js';
+import { IANA_RDAP_BOOTSTRAP } from '../config.js';
 import { createTokenCache, type TokenCache } from './oauth2-token-cache.js';
 import type { Probe, Prober } from './prober.js';
 
+/** What the agent's configuration sets for its probers. */
+export interface ProberSettings {
+  rdapBootstrapUrl: string;
+}
+
 /** The probers of the HTTP-speaking families, sharing one oauth2 token cache: targets of one grant use one token. */
-function loadersFor(tokens: TokenCache): Record<CheckFamily, () => Promise<Prober>> {
+function loadersFor(tokens: TokenCache, settings: ProberSettings): Record<CheckFamily, () => Promise<Prober>> {
   return {
     HTTP: () => import('./http.js').then((m) => m.httpProber(tokens)),
     TCP: () => import('./tcp.js').then((m) => m.tcpProber()),
@@ -23,11 +29,23 @@ function loadersFor(tokens: TokenCache): Record<CheckFamily, () => Promise<Probe
     GRPC: () => import('./grpc.js').then((m) => m.grpcProber()),
     TLS_CERTIFICATE: () => import('./tls-certificate.js').then((m) => m.tlsCertificateProber()),
     MULTISTEP: () => import('./multistep.js').then((m) => m.multistepProber(tokens)),
+    SNMP: () => import('./snmp.js').then((m) => m.snmpProber()),
+    NTP: () => import('./ntp.js').then((m) => m.ntpProber()),
+    UDP: () => import('./udp.js').then((m) => m.udpProber()),
+    LDAP: () => import('./ldap.js').then((m) => m.ldapProber()),
+    RADIUS: () => import('./radius.js').then((m) => m.radiusProber()),
+    SIP: () => import('./sip.js').then((m) => m.sipProber()),
+    MQTT: () => import('./mqtt.js').then((m) => m.mqttProber()),
+    AMQP: () => import('./amqp.js').then((m) => m.amqpProber()),
+    NATS: () => import('./nats.js').then((m) => m.natsProber()),
+    DOCKER: () => import('./docker.js').then((m) => m.dockerProber()),
+    TRACEROUTE: () => import('./traceroute.js').then((m) => m.tracerouteProber()),
+    DOMAIN: () => import('./domain.js').then((m) => m.domainProber({ bootstrapUrl: settings.rdapBootstrapUrl })),
   };
 }
 
-export function defaultProbers(): Prober[] {
-  return Object.entries(loadersFor(createTokenCache())).map(([family, load]) => lazyProber(family as CheckFamily, load));
+export function defaultProbers(settings: ProberSettings = { rdapBootstrapUrl: IANA_RDAP_BOOTSTRAP }): Prober[] {
+  return Object.entries(loadersFor(createTokenCache(), settings)).map(([family, load]) => lazyProber(family as CheckFamily, load));
 }
 
 /**

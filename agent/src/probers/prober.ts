@@ -49,6 +49,34 @@ export interface Observed {
   /** What the server said first (SMTP, IMAP, FTP, SSH). */
   banner?: string;
   tls_days_remaining?: number;
+  /** SNMP: each asked OID (without a leading dot) and its value; a number for the numeric types. */
+  oids?: Record<string, string | number>;
+  /** NTP: the clock's offset from the server (ms, positive when the server is ahead) and the server's stratum. */
+  offset_ms?: number;
+  stratum?: number;
+  /** UDP: the datagram that came back, as hex (`body` holds it as text). */
+  body_hex?: string;
+  /** LDAP: how many entries the search found, and the attributes of the first (lower-case names). */
+  entries?: number;
+  attributes?: Record<string, string[]>;
+  /** RADIUS: the reply's name (Access-Accept, Access-Reject, Access-Challenge). */
+  code?: string;
+  /** MQTT, NATS: the message received (its `json` source parses it). */
+  message?: string;
+  /** AMQP: the queue's counts from its passive declare. */
+  message_count?: number;
+  consumer_count?: number;
+  /** DOCKER: the container's state (running, exited, ...), health (healthy, unhealthy, starting, none) and restarts. */
+  state?: string;
+  health?: string;
+  restart_count?: number;
+  /** TRACEROUTE: hops to the target, the echoes lost, their jitter, and whether the target answered. */
+  hops?: number;
+  loss_percent?: number;
+  jitter_ms?: number;
+  reached?: boolean;
+  /** DOMAIN: whole days until the registration expires (negative once expired). */
+  days_remaining?: number;
 }
 
 /** One target's check, ready to run: resolves (never rejects) before or when `signal` aborts at the check's timeout. */
