@@ -45,7 +45,7 @@ interface Round {
 }
 
 // The private-network types: fewer checks (their peers are real daemons sharing the two cores).
-const PROTOCOL_PACE = { services: 50, intervalMs: 5_000, warmupMs: 10_000, measureMs: fullSize ? 20_000 : 10_000 };
+const PROTOCOL_PACE = { services: 250, intervalMs: 5_000, warmupMs: 10_000, measureMs: fullSize ? 20_000 : 10_000 };
 /** A client library costing more than this over the bare exchange is named in the table. */
 const PROTOCOL_GOAL = 2;
 const onlyProtocols = process.argv.includes('--protocols') || process.argv.includes('--type');

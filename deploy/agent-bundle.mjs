@@ -7,8 +7,9 @@ import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 /** Packages kept as node_modules: native add-ons (raw-socket under net-ping; ssh2's crypto
- * binding and optional cpu-features), which a bundle cannot hold. */
-export const NATIVE_PACKAGES = ['net-ping', 'ssh2'];
+ * binding and optional cpu-features), which a bundle cannot hold, and radius, which reads its
+ * attribute dictionaries from the files beside its code. */
+export const UNBUNDLED_PACKAGES = ['net-ping', 'ssh2', 'radius'];
 /** Optional peers of bundled packages, required only inside try/catch when present. */
 const ABSENT_OPTIONAL = ['kerberos', '@mongodb-js/zstd', '@aws-sdk/credential-providers', 'gcp-metadata', 'snappy', 'socks', 'aws4', 'mongodb-client-encryption', 'pg-native', 'bufferutil', 'utf-8-validate'];
 
@@ -30,7 +31,7 @@ const zodEnglishOnly = {
 
 /**
  * Bundles `entryPoints` ({ name: source file }) into `outdir` (name.js each, shared code in
- * chunks/) for Node.js `nodeMajor`. The native packages must resolve from `outdir` at run time.
+ * chunks/) for Node.js `nodeMajor`. The unbundled packages must resolve from `outdir` at run time.
  */
 export async function bundleAgent({ entryPoints, outdir, nodeMajor }) {
   await build({
@@ -48,7 +49,7 @@ export async function bundleAgent({ entryPoints, outdir, nodeMajor }) {
     // every time a closure is made, 9 times per HTTP check.
     minifyWhitespace: true,
     minifySyntax: true,
-    external: [...NATIVE_PACKAGES, ...ABSENT_OPTIONAL],
+    external: [...UNBUNDLED_PACKAGES, ...ABSENT_OPTIONAL],
     // Bundled CommonJS packages call require() for Node's built-ins.
     banner: { js: "import { createRequire as __outpostRequire } from 'node:module'; const require = __outpostRequire(import.meta.url);" },
     plugins: [zodEnglishOnly],

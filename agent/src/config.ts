@@ -6,11 +6,11 @@ import * as z from 'zod/mini';
 import { parseHostPort } from '../../shared/src/endpoints.js';
 import '../../shared/src/zod-english.js';
 import { isServerList } from './control/servers.js';
+import { IANA_RDAP_BOOTSTRAP } from './probers/rdap-bootstrap.js';
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 
-/** Where DOMAIN checks find each registry's RDAP service (RFC 7484); a mirror for networks without the Internet. */
-export const IANA_RDAP_BOOTSTRAP = 'https://data.iana.org/rdap/dns.json';
+// A mirror of the RDAP bootstrap file, for networks without the Internet.
 const rdapBootstrap = z._default(z.url({ protocol: /^https?$/, message: 'must be the http(s) URL of an RDAP bootstrap file such as https://data.iana.org/rdap/dns.json' }), IANA_RDAP_BOOTSTRAP);
 
 const RunConfigSchema = z

@@ -1,9 +1,9 @@
 // NTP for the protocol benchmark: the agent's NTP check against a real chronyd (the tests'
 // peer), beside the bare exchange: one 48-byte client packet out, the reply in, over
 // node:dgram as the prober does (it builds its packets by hand too), without its checks.
-import dgram from 'node:dgram';
 import { randomFillSync } from 'node:crypto';
 import { startChronyd } from '../../test/fixtures/peers/chronyd.js';
+import { bareDatagram, hostAndPort } from '../support/bare-datagram.js';
 
 export const checkType = 'NTP';
 
@@ -12,24 +12,10 @@ export async function startPeer(): Promise<{ endpoint: string; options: Record<s
   return { endpoint: chronyd.endpoint, options: {}, stop: () => chronyd.stop() };
 }
 
-/** Gives up on a lost datagram, as a check would at its timeout. */
-const LOST_MS = 5_000;
 
 export function bareExchange(endpoint: string, _options: Record<string, unknown>): Promise<void> {
-  const colon = endpoint.lastIndexOf(':');
   const packet = Buffer.alloc(48);
   packet[0] = 0x23; // LI 0, VN 4, mode 3 (client)
   randomFillSync(packet, 40, 8); // the transmit timestamp, echoed as the reply's originate
-  return new Promise((resolve) => {
-    const socket = dgram.createSocket('udp4');
-    const done = () => {
-      clearTimeout(timer);
-      socket.close();
-      resolve();
-    };
-    const timer = setTimeout(done, LOST_MS);
-    socket.once('message', done);
-    socket.once('error', done);
-    socket.connect(Number(endpoint.slice(colon + 1)), endpoint.slice(0, colon), () => socket.send(packet));
-  });
+  return bareDatagram(...hostAndPort(endpoint), packet);
 }

@@ -4,8 +4,8 @@
 // in and its Response Authenticator checked. The prober builds its request with the `radius`
 // library, which this leaves out.
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
-import dgram from 'node:dgram';
 import { RADIUS_SECRET, RADIUS_USER, startFreeradius } from '../../test/fixtures/peers/freeradius.js';
+import { bareDatagram, hostAndPort } from '../support/bare-datagram.js';
 
 export const checkType = 'RADIUS';
 
@@ -14,8 +14,6 @@ export async function startPeer(): Promise<{ endpoint: string; options: Record<s
   return { endpoint: freeradius.endpoint, options: { secret: RADIUS_SECRET, ...RADIUS_USER }, stop: () => freeradius.stop() };
 }
 
-/** Gives up on a lost datagram, as a check would at its timeout. */
-const LOST_MS = 5_000;
 const ACCESS_REQUEST = 1;
 const [USER_NAME, USER_PASSWORD, NAS_IDENTIFIER, MESSAGE_AUTHENTICATOR] = [1, 2, 32, 80];
 
@@ -50,24 +48,12 @@ function accessRequest(secret: string, username: string, password: string): Buff
 }
 
 export function bareExchange(endpoint: string, options: Record<string, unknown>): Promise<void> {
-  const colon = endpoint.lastIndexOf(':');
   const secret = String(options.secret);
   const request = accessRequest(secret, String(options.username), String(options.password ?? ''));
-  return new Promise((resolve) => {
-    const socket = dgram.createSocket('udp4');
-    const done = () => {
-      clearTimeout(timer);
-      socket.close();
-      resolve();
-    };
-    const timer = setTimeout(done, LOST_MS);
-    socket.on('message', (reply) => {
-      if (reply[1] !== request[1]) return;
-      // The Response Authenticator, checked as the prober does (the result is not needed here).
-      createHash('md5').update(reply.subarray(0, 4)).update(request.subarray(4, 20)).update(reply.subarray(20)).update(secret).digest().equals(reply.subarray(4, 20));
-      done();
-    });
-    socket.once('error', done);
-    socket.connect(Number(endpoint.slice(colon + 1)), endpoint.slice(0, colon), () => socket.send(request));
+  return bareDatagram(...hostAndPort(endpoint), request, (reply) => {
+    if (reply[1] !== request[1]) return false;
+    // The Response Authenticator, checked as the prober does (the result is not needed here).
+    createHash('md5').update(reply.subarray(0, 4)).update(request.subarray(4, 20)).update(reply.subarray(20)).update(secret).digest().equals(reply.subarray(4, 20));
+    return true;
   });
 }

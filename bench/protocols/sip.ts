@@ -1,9 +1,9 @@
 // SIP for the protocol benchmark: the agent's SIP check against SIPp answering 100 Trying then
 // 200 OK (the tests' peer), beside the bare exchange: one hand-built OPTIONS out over a
 // connected node:dgram socket, as the prober does, and datagrams in until the final response.
-import dgram from 'node:dgram';
 import { optionsRequest } from '../../test/fixtures/peers/sip-wire.js';
 import { startSipp } from '../../test/fixtures/peers/sipp.js';
+import { bareDatagram } from '../support/bare-datagram.js';
 
 export const checkType = 'SIP';
 
@@ -12,25 +12,15 @@ export async function startPeer(): Promise<{ endpoint: string; options: Record<s
   return { endpoint: sipp.endpoint, options: {}, stop: () => sipp.stop() };
 }
 
-/** Gives up on a lost datagram, as a check would at its timeout. */
-const LOST_MS = 5_000;
 const PROVISIONAL = Buffer.from('SIP/2.0 1');
 
 export function bareExchange(endpoint: string, _options: Record<string, unknown>): Promise<void> {
   // sip:127.0.0.1:port
   const port = Number(endpoint.slice(endpoint.lastIndexOf(':') + 1));
-  return new Promise((resolve) => {
-    const socket = dgram.createSocket('udp4');
-    const done = () => {
-      clearTimeout(timer);
-      socket.close();
-      resolve();
-    };
-    const timer = setTimeout(done, LOST_MS);
-    socket.on('message', (datagram) => {
-      if (!datagram.subarray(0, PROVISIONAL.length).equals(PROVISIONAL)) done();
-    });
-    socket.once('error', done);
-    socket.connect(port, '127.0.0.1', () => socket.send(optionsRequest('127.0.0.1', port, socket.address().port)));
-  });
+  return bareDatagram(
+    '127.0.0.1',
+    port,
+    (localPort) => optionsRequest('127.0.0.1', port, localPort),
+    (datagram) => !datagram.subarray(0, PROVISIONAL.length).equals(PROVISIONAL),
+  );
 }

@@ -3,9 +3,9 @@
 // a connected node:dgram socket as the prober's (which goes through net-snmp), and the reply in,
 // unparsed. v1 and v2c only: startPeer asks v2c, and hand-built USM (HMAC, AES) is not the floor
 // this compares against.
-import dgram from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import { OID, SNMP_PEER, startSnmpd } from '../../test/fixtures/peers/snmpd.js';
+import { bareDatagram, hostAndPort } from '../support/bare-datagram.js';
 
 export const checkType = 'SNMP';
 
@@ -14,25 +14,11 @@ export async function startPeer(): Promise<{ endpoint: string; options: Record<s
   return { endpoint: snmpd.endpoint, options: { version: '2c', community: SNMP_PEER.community, oids: [OID.sysUpTime, OID.sysName] }, stop: () => snmpd.stop() };
 }
 
-/** Gives up on a lost datagram, as a check would at its timeout. */
-const LOST_MS = 5_000;
 const VERSIONS: Record<string, number> = { '1': 0, '2c': 1 };
 
 export function bareExchange(endpoint: string, options: Record<string, unknown>): Promise<void> {
-  const colon = endpoint.lastIndexOf(':');
   const packet = getRequest(VERSIONS[(options.version as string | undefined) ?? '2c']!, (options.community as string | undefined) ?? 'public', (options.oids as string[] | undefined) ?? [OID.sysUpTime]);
-  return new Promise((resolve) => {
-    const socket = dgram.createSocket('udp4');
-    const done = () => {
-      clearTimeout(timer);
-      socket.close();
-      resolve();
-    };
-    const timer = setTimeout(done, LOST_MS);
-    socket.once('message', done);
-    socket.once('error', done);
-    socket.connect(Number(endpoint.slice(colon + 1)), endpoint.slice(0, colon), () => socket.send(packet));
-  });
+  return bareDatagram(...hostAndPort(endpoint), packet);
 }
 
 /** Message { version, community, GetRequest-PDU { request-id, 0, 0, varbinds { oid, NULL }... } } (RFC 3416). */

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run build:agent`: the agent alone, then the Debian package that installs it.
-//   dist/agent-package/outpost-agent/       bin/ (wrapper), node/ (Node.js runtime), lib/ (bundle + native packages)
+//   dist/agent-package/outpost-agent/       bin/ (wrapper), node/ (Node.js runtime), lib/ (bundle + unbundled packages)
 //   dist/agent-package/outpost-agent_<version>_amd64.deb
 // The agent's own code and its pure-JS packages become one esbuild bundle; the packages
-// with native add-ons stay real node_modules, installed from the repository's lock file and
+// with native add-ons (and radius, which reads its dictionaries from files) stay real node_modules, installed from the repository's lock file and
 // compiled against the shipped runtime (its headers come in the same npm package), so the
 // host needs no Node.js. Only the npm registry is reached, and the runtime is cached.
 //   node deploy/debian/build.mjs [--no-deb] [--reuse] [--fast]
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceHash, staleness, writeStamp } from '../../scripts/source-stamp.mjs';
 import { agentPackage } from '../docker/agent-package.mjs';
-import { bundleAgent, NATIVE_PACKAGES as NATIVE } from '../agent-bundle.mjs';
+import { bundleAgent, UNBUNDLED_PACKAGES } from '../agent-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const here = path.join(root, 'deploy', 'debian');
@@ -55,10 +55,10 @@ function runtime() {
   return dir;
 }
 
-/** lib/node_modules: the native packages, compiled by npm with the shipped runtime first on PATH. */
+/** lib/node_modules: the packages the bundle leaves out, native ones compiled by npm with the shipped runtime first on PATH. */
 function nativeModules(lib, nodeDir, pkg) {
-  const dependencies = Object.fromEntries(NATIVE.map((name) => {
-    if (!pkg.dependencies[name]) throw new Error(`${name} is no longer imported by the agent: update NATIVE in ${path.relative(root, fileURLToPath(import.meta.url))}`);
+  const dependencies = Object.fromEntries(UNBUNDLED_PACKAGES.map((name) => {
+    if (!pkg.dependencies[name]) throw new Error(`${name} is no longer imported by the agent: update UNBUNDLED_PACKAGES in deploy/agent-bundle.mjs`);
     return [name, pkg.dependencies[name]];
   }));
   // raw-socket pins nan 2.19, whose headers predate Node.js 22's V8: newer nan builds the same
@@ -74,7 +74,7 @@ function nativeModules(lib, nodeDir, pkg) {
     npm_config_nodedir: nodeDir,
     npm_config_update_notifier: 'false',
   };
-  log('installing the native packages (net-ping, ssh2) for the shipped runtime');
+  log(`installing the unbundled packages (${UNBUNDLED_PACKAGES.join(', ')}) for the shipped runtime`);
   run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund'], { cwd: lib, env });
   rmSync(path.join(lib, 'package-lock.json'), { force: true });
   rmSync(path.join(lib, '.npmrc'), { force: true });

@@ -207,6 +207,30 @@ describe('deploy: the agent as a Debian package', function () {
     expect(abi.trim().split(' ')[0]).to.equal('24');
   });
 
+  it('loads every prober from the package: each private-network check against nothing ends with its own message, not a prober error', () => {
+    const agent = at('opt/outpost-agent/bin/outpost-agent');
+    // Nothing listens on port 9 (discard) of loopback here: each check is refused, or times out.
+    const checks: [string, string, string[]][] = [
+      ['SNMP', '127.0.0.1:9', []],
+      ['NTP', '127.0.0.1:9', []],
+      ['UDP', '127.0.0.1:9', ['send=ping']],
+      ['LDAP', 'ldap://127.0.0.1:9', []],
+      ['RADIUS', '127.0.0.1:9', ['secret=testing123', 'username=probe']],
+      ['SIP', 'sip:127.0.0.1:9', []],
+      ['MQTT', 'mqtt://127.0.0.1:9', []],
+      ['AMQP', 'amqp://127.0.0.1:9', []],
+      ['NATS', 'nats://127.0.0.1:9', []],
+      ['DOCKER', 'web', [`socket=${path.join(root, 'no-such.sock')}`]],
+      ['TRACEROUTE', '127.0.0.1', ['packets=1']],
+      ['DOMAIN', 'example.com', ['rdap_url=http://127.0.0.1:9/']],
+    ];
+    for (const [type, endpoint, options] of checks) {
+      const r = run(agent, ['check', '--type', type, '--endpoint', endpoint, '--timeout', '2', ...options.flatMap((o) => ['--option', o])]);
+      expect(r.status, `${type}: ${r.stdout}${r.stderr}`).to.be.oneOf([0, 1]);
+      expect(r.stdout, type).to.match(new RegExp(`^(PASS|FAIL) ${type} `)).and.not.match(/prober error|not supported/);
+    }
+  });
+
   it("takes the control plane's install command, then, run as the unit runs it with its own Node.js, checks an HTTP and a PING service", async () => {
     cp = await startTestControlPlane();
     const user: TestUser = await cp.api.newUser('deb-agent');

@@ -1,7 +1,7 @@
 // Every prober this agent ships, one per protocol family. Each is loaded on its first probe:
 // an agent that checks only HTTP never loads the database drivers, ssh2 or ws (tens of MB).
 import type { CheckFamily } from '../../../shared/src/check-types.js';
-import { IANA_RDAP_BOOTSTRAP } from '../config.js';
+import { IANA_RDAP_BOOTSTRAP } from './rdap-bootstrap.js';
 import { createTokenCache, type TokenCache } from './oauth2-token-cache.js';
 import type { Probe, Prober } from './prober.js';
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { AgentConfigError, IANA_RDAP_BOOTSTRAP, loadCheckConfig, loadRunConfig } from '../../../agent/src/config.js';
+import { AgentConfigError, loadCheckConfig, loadRunConfig } from '../../../agent/src/config.js';
+import { IANA_RDAP_BOOTSTRAP } from '../../../agent/src/probers/rdap-bootstrap.js';
 import { domainProber } from '../../../agent/src/probers/domain.js';
 import { defaultProbers } from '../../../agent/src/probers/index.js';
 import type { ProbeResult } from '../../../agent/src/probers/prober.js';

@@ -1,7 +1,7 @@
 // Request and response shapes of /services (API.md "Services").
 import { z } from 'zod';
 import { CHECK_OPTION_SCHEMAS } from '../../../../shared/src/check-options.js';
-import { isInternalCheckType, normaliseCheckType } from '../../../../shared/src/check-types.js';
+import { CHECK_TYPES, isInternalCheckType, normaliseCheckType } from '../../../../shared/src/check-types.js';
 import { readOnly } from '../../http/validate.js';
 import type { ServicesSummary } from './service-overview.repository.js';
 import type { ServiceOverview, ServiceView } from './services.service.js';
@@ -22,7 +22,8 @@ const checkType = z
       return z.NEVER;
     }
     return type;
-  });
+  })
+  .meta({ description: `One of ${CHECK_TYPES.join(', ')} (any case); the family each belongs to decides the endpoint's form and the options (x-options-by-family).` });
 
 /** Each family's options as JSON Schema, for the OpenAPI document. */
 function optionsByFamily(): Record<string, unknown> {
@@ -71,7 +72,7 @@ export const fields = {
     .transform((locations) => [...new Set(locations)]),
   options: z.record(z.string(), z.unknown(), { message: 'options must be an object' }).meta({
     description:
-      'Options of the check type\'s family (x-options-by-family: HTTP covers HTTP and HTTPS, TCP covers TELNET, and so on); an option of another family is refused with 400. Every family takes assertions, degraded_after_ms, fail_after_ms, min_failing_locations, retries and retry_interval_seconds. Secrets (password, private_key, bearer_token, client_key, oauth2.client_secret, a proxy password) are answered as ********.',
+      'Options of the check type\'s family (x-options-by-family: HTTP covers HTTP and HTTPS, TCP covers TELNET, and so on); an option of another family is refused with 400. Every family takes assertions, degraded_after_ms, fail_after_ms, min_failing_locations, retries and retry_interval_seconds. Secrets (password, private_key, bearer_token, client_key, oauth2.client_secret, community, auth_password, priv_password, secret, token, a proxy password) are answered as ********.',
     'x-options-by-family': optionsByFamily(),
   }),
   paused: z.boolean({ message: 'paused must be true or false' }).meta({
