@@ -13,6 +13,14 @@ const SERVICE_KEYS = [
 const ENDPOINT_BY_FORMAT: Record<string, string> = {
   HTTP: 'http://127.0.0.1:9/', HTTPS: 'https://127.0.0.1:9/', WEBSOCKET: 'ws://127.0.0.1:9/', WS: 'wss://127.0.0.1:9/', MULTISTEP: 'http://127.0.0.1:9/',
   PING: '127.0.0.1', ICMP: 'localhost', DNS: 'example.com',
+  LDAP: 'ldap://127.0.0.1:9', SIP: 'sip:127.0.0.1:9', MQTT: 'mqtt://127.0.0.1:9', AMQP: 'amqp://127.0.0.1:9/', NATS: 'nats://127.0.0.1:9',
+  DOCKER: 'web', TRACEROUTE: '127.0.0.1', DOMAIN: 'example.com',
+};
+/** What a check type cannot run without: MULTISTEP its steps, UDP its datagram, RADIUS its secret and user. */
+const REQUIRED_OPTIONS: Record<string, Record<string, unknown>> = {
+  MULTISTEP: { steps: [{ name: 'health', url: '/health' }] },
+  UDP: { send: 'ping' },
+  RADIUS: { secret: 'testing123', username: 'probe' },
 };
 const endpointFor = (type: string) => ENDPOINT_BY_FORMAT[type] ?? '127.0.0.1:9';
 
@@ -39,14 +47,12 @@ describe('services routes', () => {
       expect(r.body.created_at).to.match(/Z$/);
     });
 
-    it('accepts all 22 check types in any case and normalises them to upper case', async () => {
-      expect(CHECK_TYPES).to.have.length(22);
+    it('accepts all 34 check types in any case and normalises them to upper case', async () => {
+      expect(CHECK_TYPES).to.have.length(34);
       const u = await cp.api.newUser('svc-types');
       await sql(`update organizations set plan = 'unlimited' where id = $1`, [u.orgId]);
       for (const type of CHECK_TYPES) {
-        // A MULTISTEP check is its steps: it has none to run without them.
-        const options = type === 'MULTISTEP' ? { steps: [{ name: 'health', url: '/health' }] } : {};
-        const r = await create(u, { check_type: type.toLowerCase(), endpoint: endpointFor(type), options });
+        const r = await create(u, { check_type: type.toLowerCase(), endpoint: endpointFor(type), options: REQUIRED_OPTIONS[type] ?? {} });
         expect(r.status, `${type}: ${r.text}`).to.equal(201);
         expect(r.body.check_type).to.equal(type);
       }
