@@ -163,11 +163,6 @@ describe('ntp prober', () => {
     expect(r).to.include({ ok: false, message: 'connection refused (ICMP port unreachable)' });
   });
 
-  it('is RED when the name does not resolve', async () => {
-    const r = await runProbe('NTP', 'nothing.invalid:123');
-    expect(r.ok).to.equal(false);
-    expect(r.message).to.match(/^host not found \(DNS\)$|^DNS lookup failed/);
-  });
 
   it('ends at its timeout when the server never answers, and leaves no socket open', async () => {
     const silent = await udpListener();

@@ -144,7 +144,7 @@ const OPTIONS: Record<Family, OptionSpec[]> = {
   ],
   NTP: [],
   UDP: [
-    check({ key: 'send', label: 'Send', kind: 'text', hint: 'The datagram as text; \\r \\n \\t \\\\ and \\xHH escapes. The reply is the "body" source.' }),
+    check({ key: 'send', label: 'Send', kind: 'text', hint: 'The datagram as text (this or Send (hex) is required); \\r \\n \\t \\\\ and \\xHH escapes. The reply is the "body" source.' }),
     check({ key: 'send_hex', label: 'Send (hex)', kind: 'text', hint: 'Or the datagram as hex digits, e.g. ff0a; the reply is also the "body_hex" source.' }),
   ],
   LDAP: [
@@ -158,8 +158,8 @@ const OPTIONS: Record<Family, OptionSpec[]> = {
   ],
   // Every request needs these: in the form's open section, not folded away.
   RADIUS: [
-    check({ key: 'secret', label: 'Shared secret', kind: 'secret', hint: 'The client’s secret on the RADIUS server.' }),
-    check({ key: 'username', label: 'Username', kind: 'text' }),
+    check({ key: 'secret', label: 'Shared secret', kind: 'secret', hint: 'Required: the client’s secret on the RADIUS server.' }),
+    check({ key: 'username', label: 'Username', kind: 'text', hint: 'Required: the user the Access-Request logs in.' }),
     check({ key: 'password', label: 'Password', kind: 'secret', hint: 'Sent as PAP.' }),
     check({ key: 'nas_identifier', label: 'NAS identifier', kind: 'text', hint: '"outpost" when empty.' }),
   ],
