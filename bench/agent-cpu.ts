@@ -12,9 +12,10 @@
 // bare loop's timers alone, i.e. what the agent itself adds per check, free of network noise.
 // Then each private-network check type (bench/protocols/, issue 40) beside a bare loop making
 // the same exchange with the least code, so that a slow client library is seen
-// (bench/support/protocol-cpu.ts); `--protocols` runs only those, `--type SNMP` only one.
+// (bench/support/protocol-cpu.ts); `--protocols` runs only those, `--type SNMP` only one,
+// `--no-protocols` none of them.
 //
-//   node --import tsx bench/agent-cpu.ts [--full] [--protocols] [--type TYPE]
+//   node --import tsx bench/agent-cpu.ts [--full] [--protocols | --no-protocols] [--type TYPE]
 import { startFakeControlPlane } from '../test/fixtures/fake-control-plane.js';
 import { startBlackbox } from './reference/blackbox.js';
 import { assignServices, buildAgent, cpuMs, sleep, startAgent, startNullProberAgent, startScript, type RunningProcess } from './support/agent-under-test.js';
@@ -75,7 +76,7 @@ try {
     console.log(`the agent's own cost per check (a prober that answers at once): ${agent.toFixed(1)} µs CPU, the bare loop's timers alone ${bare.toFixed(1)} µs, so ${(agent - bare).toFixed(1)} µs added by the agent`);
   }
   const rate = (PROTOCOL_PACE.services * 1000) / PROTOCOL_PACE.intervalMs;
-  for (const file of protocolModules()) {
+  for (const file of process.argv.includes('--no-protocols') ? [] : protocolModules()) {
     if (onlyType && !file.endsWith(`/${onlyType.toLowerCase()}.ts`)) continue;
     const figure = await measureProtocol(built, file, PROTOCOL_PACE);
     if (figure.failure) console.log(`P1 ${figure.checkType}: the agent's checks failed (${figure.failure}); its figure is a failure's cost`);

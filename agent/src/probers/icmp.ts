@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { withoutBrackets } from '../../../shared/src/endpoints.js';
 import { abortable } from './abortable.js';
+import { nextIcmpSessionId } from './icmp-session-id.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
 
@@ -13,7 +14,7 @@ interface PingSession {
   close(): void;
 }
 interface NetPing {
-  createSession(options: { networkProtocol: number; timeout: number; retries: number; packetSize?: number }): PingSession;
+  createSession(options: { networkProtocol: number; timeout: number; retries: number; packetSize?: number; sessionId: number }): PingSession;
   NetworkProtocol: { IPv4: number; IPv6: number };
 }
 
@@ -49,6 +50,7 @@ export function icmpProber(): Prober {
           networkProtocol: address.family === 6 ? netPing.NetworkProtocol.IPv6 : netPing.NetworkProtocol.IPv4,
           timeout: Math.max(1, target.timeoutMs - (dnsMs ?? 0)),
           retries: 0,
+          sessionId: nextIcmpSessionId(),
         });
       } catch (err) {
         const reason = (err as Error).message;

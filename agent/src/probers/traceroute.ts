@@ -9,6 +9,7 @@ import { assertsOn } from '../../../shared/src/assertion-catalogue.js';
 import { withoutBrackets } from '../../../shared/src/endpoints.js';
 import { abortable } from './abortable.js';
 import { describeNetworkError } from './network-errors.js';
+import { nextIcmpSessionId } from './icmp-session-id.js';
 import type { DetailValue, Observed, Prober, ProbeDetails, ProbeResult } from './prober.js';
 
 type Feed = (err: (Error & { source?: string }) | null, target: string, ttl: number) => boolean;
@@ -34,10 +35,6 @@ const NAMES_SHARE = 0.8;
 const require = createRequire(import.meta.url);
 // Loaded on first use: the native raw-socket add-on is needed only by checks that send ICMP.
 let netPing: NetPing | undefined;
-// net-ping tells its replies apart by this id (the process id unless given): every session of
-// the process sees every ICMP reply, so concurrent traces must not share one.
-let lastSessionId = 0;
-const nextSessionId = () => (lastSessionId = (lastSessionId % 65_534) + 1);
 
 interface Hop {
   hop: number;
@@ -104,7 +101,7 @@ function openSession(family: number, waitMs: number): { session: PingSession } |
   netPing ??= require('net-ping') as NetPing;
   try {
     const networkProtocol = family === 6 ? netPing.NetworkProtocol.IPv6 : netPing.NetworkProtocol.IPv4;
-    return { session: netPing.createSession({ networkProtocol, timeout: waitMs, retries: 0, sessionId: nextSessionId() }) };
+    return { session: netPing.createSession({ networkProtocol, timeout: waitMs, retries: 0, sessionId: nextIcmpSessionId() }) };
   } catch (err) {
     const reason = (err as Error).message;
     return /not permitted|EPERM|EACCES/i.test(reason) ? `TRACEROUTE needs root or CAP_NET_RAW (raw socket: ${reason})` : `TRACEROUTE: ${reason}`;

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
+import { createSite, netnsUnavailable } from '../../fixtures/netns.js';
 import { peerBinary, requireCapability } from '../../fixtures/peers/require-peer.js';
 import { runProbe } from './probe-helpers.js';
 
@@ -19,6 +20,23 @@ describe('icmp prober', () => {
     expect(r.message).to.match(/^echo reply from 127\.0\.0\.1 in \d+ ms$/);
     expect(r.details.rtt_ms).to.be.a('number');
     expect(r.details, 'no lookup for an IP address').to.not.have.property('dns_ms');
+  });
+
+  it('never passes a silent host on the echo of another host checked at the same time', async function () {
+    requireRoot(this);
+    requireCapability(this, netnsUnavailable());
+    peerBinary('/usr/sbin/iptables', 'iptables', this);
+    // A host in a namespace of its own that drops every echo request: it never answers.
+    const site = createSite(3);
+    try {
+      execFileSync('ip', ['netns', 'exec', site.namespace, 'iptables', '-A', 'INPUT', '-p', 'icmp', '--icmp-type', 'echo-request', '-j', 'DROP']);
+      // The site's end of its /30, beside the test's end (hostAddress).
+      const silent = site.hostAddress.replace(/\d+$/, (last) => String(Number(last) + 1));
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => runProbe('PING', i % 2 === 0 ? '127.0.0.1' : silent, {}, 1_000)));
+      results.forEach((r, i) => expect(r.ok, `${i % 2 === 0 ? '127.0.0.1' : silent}: ${r.message}`).to.equal(i % 2 === 0));
+    } finally {
+      site.remove();
+    }
   });
 
   it('resolves a host name first', async function () {
