@@ -8,6 +8,7 @@ import { decodeEscapes } from '../../../shared/src/escapes.js';
 import { converse } from './conversation.js';
 import { describeNetworkError } from './network-errors.js';
 import type { Probe, Prober, ProbeResult, ProbeTarget } from './prober.js';
+import { bodyText } from './body-text.js';
 
 /** What a conversation reads at most; the rest is left unread. */
 const MAX_BODY_BYTES = 4096;
@@ -78,13 +79,4 @@ function conversation(target: ProbeTarget<'TCP'>, send: string | undefined, read
       const replyMs = Math.round(reply.lastByteMs);
       return { ok: true, message: `${connected}, read ${reply.bytes.length} bytes in ${replyMs} ms`, details: { reply_ms: replyMs }, responseTimeMs: replyMs };
     });
-}
-
-/** UTF-8 when the bytes are (a character cut at the size limit aside), else latin1: one character per byte, none lost. */
-function bodyText(bytes: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-  } catch {
-    return bytes.toString('latin1');
-  }
 }

@@ -7,6 +7,7 @@ import { parseHostPort } from '../../../shared/src/endpoints.js';
 import { decodeEscapes } from '../../../shared/src/escapes.js';
 import { datagramPeer, exchangeDatagram } from './datagram.js';
 import type { Prober, ProbeDetails, ProbeResult } from './prober.js';
+import { bodyText } from './body-text.js';
 
 /** What the body sources see of the reply, as for a TCP conversation. */
 const MAX_BODY_BYTES = 4096;
@@ -53,13 +54,4 @@ function payload(send: string | undefined, sendHex: string | undefined): Buffer 
   if (sendHex === undefined) throw new Error('give send or send_hex');
   if (!HEX.test(sendHex)) throw new Error('send_hex is pairs of hex digits');
   return Buffer.from(sendHex, 'hex');
-}
-
-/** UTF-8 when the bytes are (a character cut at the size limit aside), else latin1: one character per byte, none lost (as tcp.ts reads its body). */
-function bodyText(bytes: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-  } catch {
-    return bytes.toString('latin1');
-  }
 }
