@@ -148,6 +148,18 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
     });
 
   program
+    .command('import')
+    .description('write an outpost.yaml from another monitor\'s configuration, with a report of what it could not map')
+    .command('gatus <file>')
+    .description('from a Gatus config.yaml (or a folder of them); secrets become ${ENV} references')
+    .option('--out <file>', 'write the outpost.yaml here instead of standard output')
+    .option('--apply', 'apply it now (prints the plan first, as outpost apply)')
+    .action(async (file, f) => {
+      const { importGatusCommand } = await import('./commands/import.js');
+      exitCode = await importGatusCommand(file, f, rawEnv, io, client);
+    });
+
+  program
     .command('schema')
     .description('print the JSON Schema of outpost.yaml, for editors (also in docs/outpost.schema.json)')
     .action(async () => {
