@@ -4,8 +4,8 @@
 // Open, Channel.Open, a passive Queue.Declare, then Connection.Close and its Close-Ok.
 // startPeer makes the queue with amqplib, the prober's library: that is setup, not measured.
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import amqp from 'amqplib';
+import { bareConversation } from '../support/bare-conversation.js';
 
 export const checkType = 'AMQP';
 
@@ -29,8 +29,6 @@ export async function startPeer(): Promise<{ endpoint: string; options: Record<s
   };
 }
 
-/** Gives up on a silent broker, as a check would at its timeout. */
-const SILENT_MS = 5_000;
 const PROTOCOL_HEADER = Buffer.from([0x41, 0x4d, 0x51, 0x50, 0, 0, 9, 1]);
 const METHOD_FRAME = 1;
 const FRAME_END = 0xce;
@@ -65,44 +63,32 @@ export function bareExchange(endpoint: string, options: Record<string, unknown>)
   // Bits: passive only.
   const declare = method(1, 50, 10, short(0), shortstr(String(options.queue)), Buffer.from([1]), EMPTY_TABLE);
   const close = method(0, 10, 50, short(200), shortstr(''), short(0), short(0));
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(url.port || 5672), url.hostname);
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve();
-    };
-    const timer = setTimeout(done, SILENT_MS);
-    let buffered: Buffer = Buffer.alloc(0);
-    socket.setNoDelay(true);
-    socket.on('error', done);
-    socket.on('close', done);
-    socket.once('connect', () => socket.write(PROTOCOL_HEADER));
-    socket.on('data', (chunk: Buffer) => {
-      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-      for (let next = nextMethod(); next !== undefined; next = nextMethod()) {
-        const [id, args] = next;
-        if (id === START) socket.write(startOk);
-        else if (id === TUNE) {
-          // Tune-Ok: the broker's channel-max, a 128 KiB frame-max as amqplib asks, no heartbeat.
-          socket.write(Buffer.concat([method(0, 10, 31, args.subarray(0, 2), long(131_072), short(0)), open]));
-        } else if (id === OPEN_OK) socket.write(channelOpen);
-        else if (id === CHANNEL_OPEN_OK) socket.write(declare);
-        else if (id === DECLARE_OK) socket.write(close);
-        // Close-Ok, or the broker closing with an error: over.
-        else return done();
-      }
-    });
-    /** The class and method (class << 16 | method) and arguments of the next whole method frame, consumed; undefined until one has arrived. */
-    function nextMethod(): [number, Buffer] | undefined {
-      while (buffered.length >= 7) {
-        const size = buffered.readUInt32BE(3);
-        if (buffered.length < 8 + size) return undefined;
-        const frame = buffered.subarray(0, 7 + size);
-        buffered = buffered.subarray(8 + size);
-        if (frame[0] === METHOD_FRAME) return [frame.readUInt32BE(7), frame.subarray(11)];
-      }
-      return undefined;
+  let buffered: Buffer = Buffer.alloc(0);
+  return bareConversation(url.hostname, Number(url.port || 5672), PROTOCOL_HEADER, (chunk, talk) => {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    for (let next = nextMethod(); next !== undefined; next = nextMethod()) {
+      const [id, args] = next;
+      if (id === START) talk.write(startOk);
+      else if (id === TUNE) {
+        // Tune-Ok: the broker's channel-max, a 128 KiB frame-max as amqplib asks, no heartbeat.
+        talk.write(Buffer.concat([method(0, 10, 31, args.subarray(0, 2), long(131_072), short(0)), open]));
+      } else if (id === OPEN_OK) talk.write(channelOpen);
+      else if (id === CHANNEL_OPEN_OK) talk.write(declare);
+      else if (id === DECLARE_OK) talk.write(close);
+      // Close-Ok, or the broker closing with an error: over.
+      else return talk.done();
     }
   });
+
+  /** The class and method (class << 16 | method) and arguments of the next whole method frame, consumed; undefined until one has arrived. */
+  function nextMethod(): [number, Buffer] | undefined {
+    while (buffered.length >= 7) {
+      const size = buffered.readUInt32BE(3);
+      if (buffered.length < 8 + size) return undefined;
+      const frame = buffered.subarray(0, 7 + size);
+      buffered = buffered.subarray(8 + size);
+      if (frame[0] === METHOD_FRAME) return [frame.readUInt32BE(7), frame.subarray(11)];
+    }
+    return undefined;
+  }
 }

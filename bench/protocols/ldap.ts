@@ -2,8 +2,8 @@
 // peer) binding as the admin and counting the people, beside the bare exchange over node:net:
 // a hand-built BindRequest, a SearchRequest asking for no attributes ("1.1", as the prober
 // does without an `attribute` assertion), reading until SearchResultDone, then UnbindRequest.
-import net from 'node:net';
 import { LDAP_ADMIN, LDAP_PEOPLE, startSlapd } from '../../test/fixtures/peers/slapd.js';
+import { bareConversation } from '../support/bare-conversation.js';
 
 export const checkType = 'LDAP';
 
@@ -16,8 +16,6 @@ export async function startPeer(): Promise<{ endpoint: string; options: Record<s
   };
 }
 
-/** Gives up on a silent server, as a check would at its timeout. */
-const SILENT_MS = 5_000;
 const SIZE_LIMIT = 1000;
 const SEARCH_RESULT_DONE = 0x65;
 
@@ -45,47 +43,35 @@ export function bareExchange(endpoint: string, options: Record<string, unknown>)
     ber(0x63, text(0x04, String(options.base_dn)), enumerated(2), enumerated(0), integer(SIZE_LIMIT), integer(5), ber(0x01, Buffer.from([0])), presenceFilter(String(options.filter)), ber(0x30, text(0x04, '1.1'))),
   );
   const unbind = message(3, Buffer.from([0x42, 0x00]));
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(url.port || 389), url.hostname);
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve();
-    };
-    const timer = setTimeout(done, SILENT_MS);
-    let buffered = Buffer.alloc(0);
-    let bound = false;
-    socket.on('error', done);
-    socket.on('close', done);
-    socket.once('connect', () => socket.write(bind));
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      for (let op = nextMessage(); op !== undefined; op = nextMessage()) {
-        if (!bound) {
-          bound = true;
-          socket.write(search);
-        } else if (op === SEARCH_RESULT_DONE) {
-          socket.end(unbind, done);
-          return;
-        }
+  let buffered = Buffer.alloc(0);
+  let bound = false;
+  return bareConversation(url.hostname, Number(url.port || 389), bind, (chunk, talk) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    for (let op = nextMessage(); op !== undefined; op = nextMessage()) {
+      if (!bound) {
+        bound = true;
+        talk.write(search);
+      } else if (op === SEARCH_RESULT_DONE) {
+        return talk.endWith(unbind);
       }
-    });
-    /** The protocolOp tag of the next whole message, consumed; undefined until one has arrived. */
-    function nextMessage(): number | undefined {
-      if (buffered.length < 2) return undefined;
-      let length = buffered[1]!;
-      let header = 2;
-      if (length & 0x80) {
-        const bytes = length & 0x7f;
-        if (buffered.length < 2 + bytes) return undefined;
-        length = buffered.readUIntBE(2, bytes);
-        header += bytes;
-      }
-      if (buffered.length < header + length) return undefined;
-      // messageID is a short INTEGER (02 len id...): the protocolOp follows it.
-      const op = buffered[header + 2 + buffered[header + 1]!]!;
-      buffered = buffered.subarray(header + length);
-      return op;
     }
   });
+
+  /** The protocolOp tag of the next whole message, consumed; undefined until one has arrived. */
+  function nextMessage(): number | undefined {
+    if (buffered.length < 2) return undefined;
+    let length = buffered[1]!;
+    let header = 2;
+    if (length & 0x80) {
+      const bytes = length & 0x7f;
+      if (buffered.length < 2 + bytes) return undefined;
+      length = buffered.readUIntBE(2, bytes);
+      header += bytes;
+    }
+    if (buffered.length < header + length) return undefined;
+    // messageID is a short INTEGER (02 len id...): the protocolOp follows it.
+    const op = buffered[header + 2 + buffered[header + 1]!]!;
+    buffered = buffered.subarray(header + length);
+    return op;
+  }
 }

@@ -3,8 +3,8 @@
 // over node:net with hand-built MQTT 3.1.1 packets: CONNECT, SUBSCRIBE, PUBLISH, then reading
 // until that PUBLISH comes back, without the prober's checks.
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { MQTT_USER, startMosquitto } from '../../test/fixtures/peers/mosquitto.js';
+import { bareConversation } from '../support/bare-conversation.js';
 
 export const checkType = 'MQTT';
 
@@ -13,8 +13,6 @@ export async function startPeer(): Promise<{ endpoint: string; options: Record<s
   return { endpoint: broker.endpoint, options: { ...MQTT_USER, topic: 'outpost/bench' }, stop: () => broker.stop() };
 }
 
-/** Gives up on a silent broker, as a check would at its timeout. */
-const SILENT_MS = 5_000;
 const CONNACK = 0x20;
 const PUBLISH = 0x30;
 const SUBACK = 0x90;
@@ -47,49 +45,37 @@ export function bareExchange(endpoint: string, options: Record<string, unknown>)
   const connect = packet(0x10, utf8('MQTT'), Buffer.from([4, 0xc2, 0, 0]), utf8(`outpost-probe-${nonce}`), utf8(String(options.username)), utf8(String(options.password)));
   const subscribe = packet(0x82, Buffer.from([0, 1]), utf8(topic), Buffer.from([0]));
   const publish = packet(PUBLISH, utf8(topic), payload);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(url.port || 1883), url.hostname);
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve();
-    };
-    const timer = setTimeout(done, SILENT_MS);
-    let buffered: Buffer = Buffer.alloc(0);
-    socket.setNoDelay(true);
-    socket.on('error', done);
-    socket.on('close', done);
-    socket.once('connect', () => socket.write(connect));
-    socket.on('data', (chunk: Buffer) => {
-      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-      for (let next = nextPacket(); next !== undefined; next = nextPacket()) {
-        const [type, body] = next;
-        if (type === CONNACK) {
-          if (body[1] !== 0) return done();
-          socket.write(subscribe);
-        } else if (type === SUBACK) {
-          socket.write(publish);
-        } else if (type === PUBLISH && body.subarray(2 + body.readUInt16BE(0)).equals(payload)) {
-          return done();
-        }
+  let buffered: Buffer = Buffer.alloc(0);
+  return bareConversation(url.hostname, Number(url.port || 1883), connect, (chunk, talk) => {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    for (let next = nextPacket(); next !== undefined; next = nextPacket()) {
+      const [type, body] = next;
+      if (type === CONNACK) {
+        if (body[1] !== 0) return talk.done();
+        talk.write(subscribe);
+      } else if (type === SUBACK) {
+        talk.write(publish);
+      } else if (type === PUBLISH && body.subarray(2 + body.readUInt16BE(0)).equals(payload)) {
+        return talk.done();
       }
-    });
-    /** The type (high nibble) and body of the next whole packet, consumed; undefined until one has arrived. */
-    function nextPacket(): [number, Buffer] | undefined {
-      let length = 0;
-      let multiplier = 1;
-      let header = 1;
-      for (;;) {
-        if (buffered.length <= header) return undefined;
-        const byte = buffered[header++]!;
-        length += (byte & 0x7f) * multiplier;
-        multiplier *= 128;
-        if ((byte & 0x80) === 0) break;
-      }
-      if (buffered.length < header + length) return undefined;
-      const found: [number, Buffer] = [buffered[0]! & 0xf0, buffered.subarray(header, header + length)];
-      buffered = buffered.subarray(header + length);
-      return found;
     }
   });
+
+  /** The type (high nibble) and body of the next whole packet, consumed; undefined until one has arrived. */
+  function nextPacket(): [number, Buffer] | undefined {
+    let length = 0;
+    let multiplier = 1;
+    let header = 1;
+    for (;;) {
+      if (buffered.length <= header) return undefined;
+      const byte = buffered[header++]!;
+      length += (byte & 0x7f) * multiplier;
+      multiplier *= 128;
+      if ((byte & 0x80) === 0) break;
+    }
+    if (buffered.length < header + length) return undefined;
+    const found: [number, Buffer] = [buffered[0]! & 0xf0, buffered.subarray(header, header + length)];
+    buffered = buffered.subarray(header + length);
+    return found;
+  }
 }

@@ -2,8 +2,8 @@
 // token (the tests' peer), beside the bare exchange over node:net with hand-written protocol
 // lines: the server's INFO, then CONNECT and PING answered by PONG (what the `nats` client
 // does to connect), and the probe's own PING/PONG round trip, then the socket is closed.
-import net from 'node:net';
 import { startNatsServer } from '../../test/fixtures/peers/nats-server.js';
+import { bareConversation } from '../support/bare-conversation.js';
 
 export const checkType = 'NATS';
 
@@ -14,8 +14,6 @@ export async function startPeer(): Promise<{ endpoint: string; options: Record<s
   return { endpoint: server.endpoint, options: { token: TOKEN }, stop: () => server.stop() };
 }
 
-/** Gives up on a server that stops answering, as a check would at its timeout. */
-const STALLED_MS = 5_000;
 /** The connect line, made once per options object, as the prober makes its options in prepare. */
 const connectLines = new WeakMap<Record<string, unknown>, string>();
 
@@ -27,34 +25,23 @@ export function bareExchange(endpoint: string, options: Record<string, unknown>)
   }
   const url = new URL(endpoint);
   const hello = connectLine;
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(url.port), url.hostname);
-    // What the next line must be: the INFO, the PONG of the connect, the PONG of the round trip.
-    let awaiting: 'INFO' | 'PONG' | 'last PONG' = 'INFO';
-    let received = '';
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve();
-    };
-    const timer = setTimeout(done, STALLED_MS);
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('latin1');
-      for (let end = received.indexOf('\r\n'); end >= 0; end = received.indexOf('\r\n')) {
-        const line = received.slice(0, end);
-        received = received.slice(end + 2);
-        if (awaiting === 'INFO' && line.startsWith('INFO ')) {
-          socket.write(hello);
-          awaiting = 'PONG';
-        } else if (awaiting === 'PONG' && line === 'PONG') {
-          socket.write('PING\r\n');
-          awaiting = 'last PONG';
-        } else if (line === 'PONG' || line.startsWith('-ERR') || awaiting === 'INFO') {
-          return done();
-        }
+  // What the next line must be: the INFO, the PONG of the connect, the PONG of the round trip.
+  let awaiting: 'INFO' | 'PONG' | 'last PONG' = 'INFO';
+  let received = '';
+  return bareConversation(url.hostname, Number(url.port), undefined, (chunk, talk) => {
+    received += chunk.toString('latin1');
+    for (let end = received.indexOf('\r\n'); end >= 0; end = received.indexOf('\r\n')) {
+      const line = received.slice(0, end);
+      received = received.slice(end + 2);
+      if (awaiting === 'INFO' && line.startsWith('INFO ')) {
+        talk.write(hello);
+        awaiting = 'PONG';
+      } else if (awaiting === 'PONG' && line === 'PONG') {
+        talk.write('PING\r\n');
+        awaiting = 'last PONG';
+      } else if (line === 'PONG' || line.startsWith('-ERR') || awaiting === 'INFO') {
+        return talk.done();
       }
-    });
-    socket.once('error', done);
-    socket.once('close', done);
+    }
   });
 }
