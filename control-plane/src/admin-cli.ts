@@ -3,11 +3,13 @@
 //   npm run admin -- reseal-secrets        stored secrets onto the current data key
 //   npm run admin -- rotate-data-key       a new data key (DATA_DIR keyring), then reseal
 //   npm run admin -- rotate-jwt-secret     a new JWT secret (DATA_DIR); every token is refused after a restart
+//   npm run admin -- doctor [--json]       checks the installation, one line per check with its fix; exit 1 when one fails
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { addKeyToFile, keyringFromKeys, newDataKey } from './crypto/keyring.js';
 import { createSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { openDatabase, type Database } from './db/database.js';
+import { formatResult, runDoctor } from './features/doctor/index.js';
 import { isPlan, PLANS } from './features/organizations/plans.js';
 import { resealSecrets, type ResealReport } from './features/secrets/reseal-secrets.js';
 import { createSealedValuesRepository } from './features/secrets/sealed-values.repository.js';
@@ -90,6 +92,17 @@ function program(config: Config): Command {
       if (config.jwtSecret) throw new RefusedError('JWT_SECRET comes from the environment: set a new value there (at least 32 characters) and restart every control plane');
       replaceKeptJwtSecret(config.dataDir);
       print(`a new JWT secret is in ${config.dataDir}/jwt-secret; restart every control plane: tokens issued so far are refused, people sign in again`);
+    });
+
+  cli
+    .command('doctor')
+    .option('--json', 'print one JSON object {checks: [{name, status, message, fix?}]}')
+    .description('check the database, migrations, disk, clocks, TLS files, SMTP and the results table; exit 1 when a check fails')
+    .action(async (options: { json?: boolean }) => {
+      const checks = await runDoctor(config);
+      print(options.json ? JSON.stringify({ checks }) : checks.map(formatResult).join('\n'));
+      const failed = checks.filter((c) => c.status === 'fail').length;
+      if (failed > 0) throw new RefusedError(`${failed} check(s) failed`);
     });
 
   return cli;
