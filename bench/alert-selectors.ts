@@ -28,7 +28,7 @@ import { startTestControlPlane } from '../test/support/control-plane-harness.js'
 import type { TestUser } from '../test/support/api-client.js';
 import { sql } from '../test/support/sql.js';
 import { stopTestDatabase } from '../test/support/test-database.js';
-import { connectStreamingAgent, encodeAgentMessage, type StreamingAgent } from './support/streaming-agent.js';
+import { connectStreamingAgent, encodeAgentMessage } from './support/streaming-agent.js';
 import { fullSize, medianRatioRound, report } from './support/report.js';
 
 const SERVICES = 10_000;

@@ -10,7 +10,7 @@ import type { ServiceStatus } from '../../../shared/src/status.js';
 import type { ProbeResult } from '../probers/prober.js';
 import { unsupportedCheck, type PreparedCheck } from '../probers/registry.js';
 import { probeTarget, runStatus } from './assignments.js';
-import type { CompletedRun, Scheduler, SchedulerOptions } from './scheduler-api.js';
+import type { Scheduler, SchedulerOptions } from './scheduler-api.js';
 import { RetryingRun, retryPolicy } from './retries.js';
 import { Semaphore } from './semaphore.js';
 import { nextSlot, offsetMs } from './slots.js';

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tx } from '../../db/tx.js';
 import { alertFromRow } from './alerts.repository.js';
 import type { RemindersRepository } from './reminders.js';
 

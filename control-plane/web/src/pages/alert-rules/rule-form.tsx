@@ -28,6 +28,16 @@ const STATUS_CHOICES: { value: RuleStatus; label: string }[] = [
   { value: 'GREEN', label: 'GREEN (passing)' },
 ];
 
+/** The condition's numbers, each a field of the same kind: the draft key, the API path its errors name, the bounds. */
+const NUMBER_FIELDS: { key: NumberKey; label: string; path: string; min: number; max?: number; hint: string }[] = [
+  { key: 'consecutiveFailures', label: 'Consecutive failures', path: 'condition.consecutive_failures', min: 1, hint: 'Results in a row before it fires; empty: 1.' },
+  { key: 'responseTimeAbove', label: 'Response time above (ms)', path: 'condition.response_time_ms_above', min: 0, hint: 'Also fires when a result is slower; empty: never for speed.' },
+  { key: 'minFailingLocations', label: 'Min failing locations', path: 'condition.min_failing_locations', min: 1, hint: 'Locations that must agree; empty: 1.' },
+  { key: 'recoveryThreshold', label: 'Recovery threshold', path: 'condition.recovery_threshold', min: 1, max: 20, hint: 'GREEN results in a row before its alert resolves itself; empty: 1.' },
+  { key: 'repeatInterval', label: 'Repeat interval (minutes)', path: 'condition.repeat_interval_minutes', min: 1, max: 10080, hint: 'Reminders while its alert fires unacknowledged; empty: none.' },
+];
+type NumberKey = 'consecutiveFailures' | 'responseTimeAbove' | 'minFailingLocations' | 'recoveryThreshold' | 'repeatInterval';
+
 export function RuleForm({ rule, choices, onDone }: { rule?: AlertRule; choices: RuleChoices; onDone(): void }) {
   const [draft, setDraft] = useState(() => draftOf(rule));
   const save = useSaveResource<AlertRule>('/alert-rules');
@@ -90,58 +100,20 @@ export function RuleForm({ rule, choices, onDone }: { rule?: AlertRule; choices:
         none=""
       />
       <div className="form-grid">
-        <TextField
-          label="Consecutive failures"
-          type="number"
-          min={1}
-          inputMode="numeric"
-          value={draft.consecutiveFailures}
-          onChange={(e) => set('consecutiveFailures', e.target.value)}
-          error={errors.field('condition.consecutive_failures')}
-          hint="Results in a row before it fires; empty: 1."
-        />
-        <TextField
-          label="Response time above (ms)"
-          type="number"
-          min={0}
-          inputMode="numeric"
-          value={draft.responseTimeAbove}
-          onChange={(e) => set('responseTimeAbove', e.target.value)}
-          error={errors.field('condition.response_time_ms_above')}
-          hint="Also fires when a result is slower; empty: never for speed."
-        />
-        <TextField
-          label="Min failing locations"
-          type="number"
-          min={1}
-          inputMode="numeric"
-          value={draft.minFailingLocations}
-          onChange={(e) => set('minFailingLocations', e.target.value)}
-          error={errors.field('condition.min_failing_locations')}
-          hint="Locations that must agree; empty: 1."
-        />
-        <TextField
-          label="Recovery threshold"
-          type="number"
-          min={1}
-          max={20}
-          inputMode="numeric"
-          value={draft.recoveryThreshold}
-          onChange={(e) => set('recoveryThreshold', e.target.value)}
-          error={errors.field('condition.recovery_threshold')}
-          hint="GREEN results in a row before its alert resolves itself; empty: 1."
-        />
-        <TextField
-          label="Repeat interval (minutes)"
-          type="number"
-          min={1}
-          max={10080}
-          inputMode="numeric"
-          value={draft.repeatInterval}
-          onChange={(e) => set('repeatInterval', e.target.value)}
-          error={errors.field('condition.repeat_interval_minutes')}
-          hint="Reminders while its alert fires unacknowledged; empty: none."
-        />
+        {NUMBER_FIELDS.map((f) => (
+          <TextField
+            key={f.key}
+            label={f.label}
+            type="number"
+            min={f.min}
+            max={f.max}
+            inputMode="numeric"
+            value={draft[f.key]}
+            onChange={(e) => set(f.key, e.target.value)}
+            error={errors.field(f.path)}
+            hint={f.hint}
+          />
+        ))}
       </div>
       <CheckboxField
         label="Alert when a service has no data"

@@ -10,7 +10,7 @@ import { useLiveMessages } from '../../live/live';
 import { useOrg, useSession } from '../../session/session';
 import { CopyButton } from '../../ui/copy-button';
 import { Dialog } from '../../ui/dialog';
-import { CheckboxField, SelectField, TextField } from '../../ui/field';
+import { CheckboxField, TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { formatAgo, formatDateTime } from '../../ui/format';
 import { ListTable } from '../../ui/list-table';
@@ -20,6 +20,8 @@ import { EditDeleteActions } from '../../ui/row-actions';
 import { StatusBadge } from '../../ui/status';
 import './heartbeats.css';
 import { FormActions } from '../../ui/form-actions';
+import { browserTimeZone } from '../../ui/local-time';
+import { TimeZoneField } from '../../ui/time-zone-field';
 
 interface Heartbeat {
   id: string;
@@ -126,8 +128,7 @@ function PingUrl({ heartbeat }: { heartbeat: Heartbeat }) {
   );
 }
 
-const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-const ZONES = [...new Set(['UTC', BROWSER_ZONE, ...Intl.supportedValuesOf('timeZone')])].sort((a, b) => a.localeCompare(b));
+const BROWSER_ZONE = browserTimeZone();
 
 function HeartbeatForm({ heartbeat, onDone }: { heartbeat?: Heartbeat; onDone(): void }) {
   const [name, setName] = useState(heartbeat?.name ?? '');
@@ -186,11 +187,7 @@ function HeartbeatForm({ heartbeat, onDone }: { heartbeat?: Heartbeat; onDone():
               }
               required
             />
-            <SelectField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} error={errors.field('timezone')} hint="The schedule is read in this zone, daylight saving included.">
-              {ZONES.map((zone) => (
-                <option key={zone}>{zone}</option>
-              ))}
-            </SelectField>
+            <TimeZoneField value={timezone} onChange={setTimezone} error={errors.field('timezone')} />
           </div>
         )}
       </fieldset>

@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSaveResource } from '../../api/resources';
 import type { Service } from '../../api/types';
-import { CheckboxField, SelectField, TextField } from '../../ui/field';
+import { CheckboxField, TextField } from '../../ui/field';
 import { FormActions } from '../../ui/form-actions';
 import { formErrors } from '../../ui/form-errors';
 import { browserTimeZone, localInputToIso, toLocalInput } from '../../ui/local-time';
@@ -12,9 +12,9 @@ import { FormProblems } from '../../ui/page';
 import { CheckboxGroup } from '../channels/checkbox-group';
 import { MAINTENANCE_PATH, type MaintenanceWindow, type WindowBody } from './maintenance-types';
 import { NextOccurrences } from './occurrences';
+import { TimeZoneField } from '../../ui/time-zone-field';
 
 const BROWSER_ZONE = browserTimeZone();
-const ZONES = [...new Set(['UTC', BROWSER_ZONE, ...Intl.supportedValuesOf('timeZone')])].sort((a, b) => a.localeCompare(b));
 const ONE_OFF_FIELDS = ['starts_at', 'ends_at'];
 const RECURRING_FIELDS = ['schedule', 'timezone', 'duration_minutes'];
 
@@ -71,11 +71,7 @@ export function WindowForm({ window: current, services, onDone }: { window?: Mai
                 }
                 required
               />
-              <SelectField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} error={errors.field('timezone')} hint="The schedule is read in this zone, daylight saving included.">
-                {ZONES.map((zone) => (
-                  <option key={zone}>{zone}</option>
-                ))}
-              </SelectField>
+              <TimeZoneField value={timezone} onChange={setTimezone} error={errors.field('timezone')} />
             </div>
             <TextField
               label="Duration (minutes)"
