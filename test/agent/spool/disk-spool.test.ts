@@ -20,11 +20,19 @@ const describeRecords = (records: SpoolRecord[]) =>
 
 describe('disk spool', () => {
   let dir: string;
+  let opened: DiskSpool[];
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'outpost-spool-'));
+    opened = [];
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const open = (maxBytes = 1024 * 1024, logger = silent) => DiskSpool.open(dir, { maxBytes, logger });
+  // A spool may still be writing (an eviction on open, a release) when a test ends: the folder
+  // goes once every spool's file operations have settled.
+  afterEach(async () => {
+    await Promise.all(opened.map((spool) => spool.idle()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const track = (spool: DiskSpool) => (opened.push(spool), spool);
+  const open = (maxBytes = 1024 * 1024, logger = silent) => track(DiskSpool.open(dir, { maxBytes, logger }));
   const segments = () => readdirSync(dir).filter((f) => f.startsWith('segment-')).sort();
   const segmentRecords = (name: string) => describeRecords(readRecords(readFileSync(path.join(dir, name))).records);
   const bytesOnDisk = () => readdirSync(dir).reduce((n, f) => n + readFileSync(path.join(dir, f)).length, 0);
@@ -43,7 +51,7 @@ describe('disk spool', () => {
     });
 
     it('flushes on its own within flushDelayMs', async () => {
-      const spool = DiskSpool.open(dir, { maxBytes: 1024 * 1024, logger: silent, flushDelayMs: 10 });
+      const spool = track(DiskSpool.open(dir, { maxBytes: 1024 * 1024, logger: silent, flushDelayMs: 10 }));
       const a = result();
       spool.append(a);
       await poll(() => segments().length === 1 && segmentRecords(segments()[0]!).length === 1, { what: 'the timed flush' });
