@@ -1,5 +1,6 @@
 // Every operation under /api/v1, feature by feature: the source of the OpenAPI document.
 // test/control-plane/openapi-drift.test.ts fails when this and the routes of app.ts disagree.
+import { backupOperations } from './features/backup/backup.routes.js';
 import { agentsOperations } from './features/agents/agents.routes.js';
 import { alertsOperations } from './features/alerting/alerts.routes.js';
 import { rulesOperations } from './features/alerting/rules.routes.js';
@@ -42,5 +43,6 @@ export const apiOperations: readonly ApiOperation[] = [
   ...heartbeatsOperations,
   ...sslCertificatesOperations,
   ...statusPagesOperations,
+  ...backupOperations,
   ...teamsOperations,
 ];

@@ -57,6 +57,8 @@ import { requestContext } from './http/request-context.js';
 import type { RequestObserver } from './http/request-metrics.js';
 import { webApp } from './http/web-app.js';
 import { apiOperations } from './api-operations.js';
+import { backupRoutes } from './features/backup/backup.routes.js';
+import type { BackupService } from './features/backup/backup.service.js';
 import { docsPage } from './http/openapi/docs-page.js';
 import { openApiRoutes } from './http/openapi/openapi-routes.js';
 import type { Logger } from './logger.js';
@@ -85,6 +87,10 @@ export interface AppDeps {
   orgSecrets: OrgSecretsService;
   escalation: EscalationService;
   agents: AgentsService;
+  /** Whole-installation backups (POST /backup). */
+  backups: BackupService;
+  /** Whether a token is `npm run admin -- backup`'s (it can read the JWT secret). */
+  isAdminToken: (token: string) => boolean;
   /** What the install commands answered with an agent's token need (gRPC address, TLS). */
   agentInstall: AgentInstallSettings;
   clock: Clock;
@@ -104,7 +110,7 @@ export interface AppDeps {
 /** Every route under /api/v1; each one has its operation in api-operations.ts. */
 export function createApiRouter(deps: AppDeps): Router {
   const api = new Router({ prefix: '/api/v1' });
-  const publicRoutes = [healthRoutes(deps.pingDatabase), openApiRoutes(apiOperations), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages)];
+  const publicRoutes = [healthRoutes(deps.pingDatabase), openApiRoutes(apiOperations), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages), backupRoutes(deps.backups, deps.verifyCredential, deps.isAdminToken)];
   // No allowedMethods() per router: nested routes are copied into this one, so the single
   // api.allowedMethods() of createApp answers 405/501 from the same matched routes, while each
   // router's own would be one more layer on every request (22 of them cost a tenth of a cheap GET).

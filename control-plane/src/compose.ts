@@ -114,6 +114,10 @@ import { createControlPlaneMetrics } from './metrics/control-plane-metrics.js';
 import { createScraper, metricsRoutes } from './metrics/metrics-endpoint.js';
 import { createMetricsReadingsRepository } from './metrics/metrics-readings.repository.js';
 import type { Secrets } from './secrets.js';
+import { AGENT_VERSION as OUTPOST_VERSION } from '../../agent/src/version.js';
+import { verifyAdminToken } from './features/backup/admin-token.js';
+import { createBackupRepository } from './features/backup/backup.repository.js';
+import { createBackupService } from './features/backup/backup.service.js';
 import { createWsFeed } from './ws/ws-feed.js';
 
 /** Partitions are made days ahead, so an hourly round is plenty. */
@@ -348,6 +352,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
       watchdogJob.nudge(clock.now());
       return replication!.agentRevoked(agentId);
     }),
+    backups: createBackupService({ repository: createBackupRepository(db.em), databaseUrl: db.url, embedded: db.embedded, version: OUTPOST_VERSION, logger: logger.child({ component: 'backup' }) }),
+    isAdminToken: (token: string) => verifyAdminToken(token, secrets.jwtSecret),
     // grpcPort becomes the bound port once the gRPC server listens (before any request).
     agentInstall: { publicGrpcAddress: config.publicGrpcAddress, grpcPort: config.grpcPort, tls: config.grpcTls !== undefined },
     feed,

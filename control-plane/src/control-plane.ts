@@ -6,6 +6,7 @@ import { systemClock, type Clock } from './clock.js';
 import { compose } from './compose.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
+import { writeRunningMarker } from './features/backup/running-marker.js';
 import type { RetryPolicy } from './features/notifications/dispatcher.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
 import { closeHttpServer, createHttpServer } from './http/http-server.js';
@@ -77,6 +78,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     http.listen(config.port, config.host, () => resolve());
   });
   const httpPort = (http.address() as { port: number }).port;
+  const removeMarker = db.embedded && !options.inMemoryDatabase ? writeRunningMarker(config.dataDir, config.host, httpPort) : undefined;
   const metricsServer = config.metrics.address ? await startMetricsServer(parts.scrapeMetrics, config.metrics.address, config.http) : undefined;
   parts.dispatcher.start();
   parts.escalationJob.start();
@@ -130,6 +132,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
       await parts.rollupJob.stop();
       await parts.dispatcher.stop();
       await db.close();
+      removeMarker?.();
       logger.info('control plane stopped');
     },
   };

@@ -34,6 +34,12 @@ export function replaceKeptJwtSecret(dataDir: string): void {
   writeSecret(path.join(dataDir, JWT_SECRET_FILE), newSecret());
 }
 
+/** Puts a restored backup's JWT secret and agent token in DATA_DIR, replacing those there. */
+export function replaceKeptSecrets(dataDir: string, secrets: { jwtSecret: string; agentToken: string }): void {
+  writeSecret(path.join(dataDir, JWT_SECRET_FILE), secrets.jwtSecret);
+  writeSecret(path.join(dataDir, 'agent-token'), secrets.agentToken);
+}
+
 function keptSecret(dataDir: string, name: string): string {
   const file = path.join(dataDir, name);
   try {

@@ -79,6 +79,20 @@ export function addKeyToFile(dataDir: string, key: DataKey): DataKey[] {
   return keys;
 }
 
+/** DATA_DIR's data keys, made with one new key when there is none yet. */
+export function keysInFile(dataDir: string): DataKey[] {
+  return readOrCreateKeyFile(path.join(dataDir, KEYRING_FILE));
+}
+
+/** Puts `keys` first in DATA_DIR/data-keys (the first of them seals), keeping the other keys there after them. */
+export function prependKeysToFile(dataDir: string, keys: DataKey[]): DataKey[] {
+  const file = path.join(dataDir, KEYRING_FILE);
+  const ids = new Set(keys.map((k) => k.id));
+  const merged = [...keys, ...(readKeyFile(file) ?? []).filter((k) => !ids.has(k.id))];
+  writeKeyFile(file, merged);
+  return merged;
+}
+
 function readOrCreateKeyFile(file: string): DataKey[] {
   const existing = readKeyFile(file);
   if (existing) return existing;

@@ -24,10 +24,16 @@ export interface DatabaseOptions {
   embeddedTemplateDir?: string;
   poolSize: number;
   logger: Logger;
+  /** Migrate only up to this migration (restoring a backup made at it); absent: every one. */
+  migrateUpTo?: string;
 }
 
 export interface Database {
   readonly embedded: boolean;
+  /** Where the SQL clients of tools (backups) connect: the server, or the embedded database's socket. */
+  readonly url: string;
+  /** Applies the migrations still pending (after opening with `migrateUpTo`). */
+  migrate(): Promise<void>;
   /** A fresh entity manager with its own identity map, for one request or one job. */
   em(): EntityManager;
   /** Runs `work` in one transaction; it must not touch any other connection meanwhile. */
@@ -100,13 +106,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     // Replicas started together (a fresh Kubernetes install) migrate one after another; the
     // later ones find nothing left to do. The embedded database has one process anyway.
-    await (embedded ? migrate(orm) : oneAtATime(url, () => migrate(orm)));
+    const upTo = options.migrateUpTo;
+    await (embedded ? migrate(orm, upTo) : oneAtATime(url, () => migrate(orm, upTo)));
   } catch (err) {
     await embedded?.stop();
     throw err;
   }
+  const migrateRest = () => (embedded ? migrate(orm) : oneAtATime(url, () => migrate(orm)));
   return {
     embedded: embedded !== undefined,
+    url,
+    migrate: migrateRest,
     em: () => orm.em.fork(),
     transaction: (work) => orm.em.fork().transactional(work),
     knex: () => orm.em.getConnection().getKnex(),

@@ -14,10 +14,11 @@ export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
   return MIGRATIONS.map((m) => m.name).filter((name) => !done.has(name));
 }
 
-/** Applies the pending migrations, all or nothing. */
-export async function migrate(orm: MikroORM): Promise<void> {
-  if ((await pendingMigrations(orm)).length === 0) return;
+/** Applies the pending migrations (up to and including `upTo`, when given), all or nothing. */
+export async function migrate(orm: MikroORM, upTo?: string): Promise<void> {
+  const pending = await pendingMigrations(orm);
+  if (pending.length === 0 || (upTo !== undefined && !pending.includes(upTo))) return;
   const { Migrator } = await import('@mikro-orm/migrations');
   orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: await loadMigrations() });
-  await new Migrator(orm.em).up();
+  await new Migrator(orm.em).up(upTo === undefined ? undefined : { to: upTo });
 }

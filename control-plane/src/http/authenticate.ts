@@ -7,14 +7,19 @@ import type { CredentialVerifier } from '../features/auth/credential-verifier.js
 
 export function authenticate(verify: CredentialVerifier) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const header = ctx.get('authorization');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match?.[1]) {
-      throw new AppError('UNAUTHENTICATED', header ? 'the Authorization header must be "Bearer <token>"' : 'authentication required');
-    }
-    ctx.state.actor = await verify(match[1]);
+    ctx.state.actor = await bearerActor(ctx, verify);
     await next();
   };
+}
+
+/** The user of the request's `Authorization: Bearer` credential; UNAUTHENTICATED without a valid one. */
+export async function bearerActor(ctx: Pick<Context, 'get'>, verify: CredentialVerifier): Promise<Actor> {
+  const header = ctx.get('authorization');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) {
+    throw new AppError('UNAUTHENTICATED', header ? 'the Authorization header must be "Bearer <token>"' : 'authentication required');
+  }
+  return verify(match[1]);
 }
 
 export function actorOf(ctx: Pick<Context, 'state'>): Actor {

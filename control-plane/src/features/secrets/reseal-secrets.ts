@@ -42,3 +42,22 @@ export async function resealSecrets(repo: SealedValuesRepository, box: SecretBox
   }
   return report;
 }
+
+/** How many stored secrets there are, and how many no key of the keyring opens (after a restore). */
+export async function countUnreadableSecrets(repo: SealedValuesRepository, box: SecretBox): Promise<{ sealed: number; unreadable: number }> {
+  const count = { sealed: 0, unreadable: 0 };
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') Object.values(value).forEach(visit);
+    else if (box.isSealed(value)) {
+      count.sealed++;
+      try {
+        box.open(value);
+      } catch {
+        count.unreadable++;
+      }
+    }
+  };
+  for (const found of await repo.list()) visit(found.document);
+  return count;
+}

@@ -4,8 +4,8 @@ import { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'head';
 
-/** A success answer: a JSON schema, `null` for no body, or plain text. */
-export type SuccessBody = z.ZodType | null | { text: string };
+/** A success answer: a JSON schema, `null` for no body, plain text, or a file of that media type. */
+export type SuccessBody = z.ZodType | null | { text: string } | { file: string };
 
 export interface ApiOperation {
   method: HttpMethod;

@@ -1,0 +1,335 @@
+// `npm run admin -- backup | restore | migrate-database` as an operator runs them: the admin
+// command as its own process beside a real control plane (on the embedded database, which only
+// that process may open, and on PostgreSQL), an agent reporting throughout, archives restored
+// into new PostgreSQL databases and fresh embedded data folders, and the refusals.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import pg from 'pg';
+import { MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
+import { checkSchema, inspectArchive } from '../../control-plane/src/features/backup/restore-backup.js';
+import { ApiClient, type TestUser } from '../support/api-client.js';
+import { startAgentProcess, type AgentProcess } from '../support/agent-process.js';
+import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
+import { startControlPlaneProcess, type ControlPlaneProcess } from '../support/control-plane-process.js';
+import { poll } from '../support/poll.js';
+import { isolatedDatabase, requireServerDatabase } from '../support/test-database.js';
+
+const PASSPHRASE = 'correct horse battery staple';
+const TOKEN = 's3cret-bearer';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+interface AdminRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run admin -- ARGS` as its own process with the control plane's configuration `env`. */
+function admin(env: Record<string, string | undefined>, ...args: string[]): Promise<AdminRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('control-plane/src/admin-cli.ts'), ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: undefined, ...env },
+    timeout: 120_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Answers 200 to the right bearer token and 401 otherwise; counts the checks it answered. */
+async function startTarget(): Promise<{ url: string; answered: () => number; stop(): Promise<void> }> {
+  let answered = 0;
+  const server = http.createServer((req, res) => {
+    res.statusCode = req.headers.authorization === `Bearer ${TOKEN}` ? 200 : 401;
+    res.end('ok', () => answered++);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    answered: () => answered,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+async function query<T = Record<string, unknown>>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** The archive's lines, and a way to write changed ones back. */
+const readLines = (file: string) => gunzipSync(readFileSync(file)).toString('utf8').trimEnd().split('\n');
+const writeLines = (file: string, lines: string[]) => writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));
+
+describe('admin backup, restore and migrate-database', function () {
+  this.timeout(180_000);
+  const dirs: string[] = [];
+  const drops: (() => Promise<void>)[] = [];
+  const processes: (ControlPlaneProcess | AgentProcess)[] = [];
+  let target: Awaited<ReturnType<typeof startTarget>>;
+  const tempDir = (label: string) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), `outpost-backup-${label}-`));
+    dirs.push(dir);
+    return dir;
+  };
+  const newDatabase = async () => {
+    const db = await isolatedDatabase();
+    drops.push(db.drop);
+    return db.url;
+  };
+  /** A control plane process on DATA_DIR `dataDir` (and DATABASE_URL `url`, when given). */
+  const startControlPlane = async (dataDir: string, options: { url?: string; grpcPort?: number; embeddedAgent?: boolean } = {}) => {
+    const port = await freePort();
+    const cp = startControlPlaneProcess({
+      PORT: String(port),
+      GRPC_PORT: String(options.grpcPort ?? (await freePort())),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ...(options.url ? { DATABASE_URL: options.url } : {}),
+      EMBEDDED_AGENT: String(options.embeddedAgent ?? true),
+      LOG_LEVEL: 'warn',
+      REGISTRATION_RATE_LIMIT: 'off',
+    });
+    processes.push(cp);
+    await cp.ready(90_000);
+    return { cp, api: new ApiClient(cp.baseUrl) };
+  };
+
+  before(async function () {
+    await requireServerDatabase(this, 'new databases of its own to restore into');
+    target = await startTarget();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') for (const p of processes) console.log(p.output().slice(-3000));
+    for (const p of processes.splice(0)) await p.kill('SIGKILL');
+  });
+  after(async () => {
+    await target?.stop();
+    for (const drop of drops) await drop().catch(() => undefined);
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('an embedded installation, backed up while it runs', () => {
+    let source: string;
+    let archive: string;
+    let passphraseFile: string;
+    let owner: TestUser;
+    let serviceId: string;
+    let counts: Record<string, number>;
+
+    before(async () => {
+      source = tempDir('source');
+      const { cp, api } = await startControlPlane(source);
+      owner = await api.newUser('owner');
+      const created = await api.post('/services', { name: 'guarded', endpoint: target.url, check_type: 'HTTP', check_interval_seconds: 5, options: { bearer_token: TOKEN } }, owner.token);
+      expect(created.status, created.text).to.equal(201);
+      serviceId = created.body.id;
+      const channel = await api.post('/notification-channels', { name: 'hook', channel_type: 'webhook', config: { url: 'http://127.0.0.1:9/hook', secret: 'hook-signing-secret' } }, owner.token);
+      expect(channel.status, channel.text).to.equal(201);
+      await poll(async () => (await api.get(`/services/${serviceId}`, owner.token)).body.status === 'GREEN', { what: 'GREEN with the sealed token', timeoutMs: 30_000 });
+
+      passphraseFile = path.join(tempDir('keys'), 'passphrase');
+      writeFileSync(passphraseFile, `${PASSPHRASE}\n`, { mode: 0o600 });
+      archive = path.join(tempDir('archive'), 'outpost.ndjson.gz');
+      // Results keep arriving every 5 s while the running control plane takes the snapshot.
+      const run = await admin({ DATA_DIR: source }, 'backup', '--out', archive, '--include-keys', '--passphrase-file', passphraseFile);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stdout).to.match(/taken by the running control plane/).and.match(/the keys sealed with the passphrase/);
+      await cp.kill('SIGTERM');
+      const manifest = JSON.parse(readLines(archive).at(-1)!)['@manifest'];
+      counts = Object.fromEntries(Object.entries(manifest.tables as Record<string, { rows: number }>).map(([t, s]) => [t, s.rows]));
+    });
+
+    it('holds every table of the installation with its count, and no runtime table', () => {
+      expect(counts.users).to.equal(1);
+      expect(counts.services).to.equal(1);
+      expect(counts.notification_channels).to.equal(1);
+      expect(counts.check_results).to.be.greaterThan(0);
+      expect(counts).to.not.have.any.keys('control_plane_replicas', 'agent_sessions', 'rate_limits', 'mikro_orm_migrations');
+      const header = JSON.parse(readLines(archive)[0]!);
+      expect(header).to.include({ outpost_backup: 1, source: 'embedded', history_days: null });
+      expect(header.migrations.at(-1)).to.match(/^\d{4}-/);
+      expect(readFileSync(archive).includes(Buffer.from(TOKEN)), 'the sealed secret is not in clear').to.equal(false);
+      expect(gunzipSync(readFileSync(archive)).toString().includes(TOKEN), 'nor in the compressed text').to.equal(false);
+    });
+
+    it('restores into an empty PostgreSQL database with identical counts, and its secrets work there', async () => {
+      const url = await newDatabase();
+      const dataDir = tempDir('restored-pg');
+      const run = await admin({ DATA_DIR: dataDir, DATABASE_URL: url }, 'restore', '--from', archive, '--passphrase-file', passphraseFile);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stdout).to.match(/keys from the backup/).and.match(/2 stored secret\(s\) open with the keys given/);
+      for (const [table, rows] of Object.entries(counts)) {
+        const [row] = await query<{ n: string }>(url, `select count(*) as n from "${table}"`);
+        expect(Number(row!.n), table).to.equal(rows);
+      }
+      // The restored installation signs the owner in, and its agent (the backup's platform token)
+      // checks the target with the bearer token opened by the backup's data key.
+      const { api } = await startControlPlane(dataDir, { url });
+      const login = await api.post('/auth/login', { email: owner.email, password: owner.password });
+      expect(login.status, login.text).to.equal(200);
+      const before = (await api.get(`/services/${serviceId}/checks`, login.body.token)).body.length;
+      await api.post(`/services/${serviceId}/check`, undefined, login.body.token);
+      await poll(async () => (await api.get(`/services/${serviceId}/checks`, login.body.token)).body.length > before, { what: 'a check after the restore', timeoutMs: 30_000 });
+      expect((await api.get(`/services/${serviceId}/checks`, login.body.token)).body[0].status).to.equal('GREEN');
+    });
+
+    it('restores into a fresh embedded data folder with identical counts', async () => {
+      const dataDir = tempDir('restored-embedded');
+      const run = await admin({ DATA_DIR: dataDir }, 'restore', '--from', archive, '--passphrase-file', passphraseFile);
+      expect(run.code, run.stderr).to.equal(0);
+      for (const [table, rows] of Object.entries(counts)) expect(run.stdout, table).to.match(new RegExp(`^  ${table} +${rows}$`, 'm'));
+      expect(run.stdout).to.match(/2 stored secret\(s\) open/);
+    });
+
+    it('refuses a database that is not empty, a wrong passphrase, a damaged or cut archive and a newer schema', async () => {
+      const url = await newDatabase();
+      const dataDir = tempDir('refusals');
+      expect((await admin({ DATA_DIR: dataDir, DATABASE_URL: url }, 'restore', '--from', archive, '--passphrase-file', passphraseFile)).code).to.equal(0);
+      const again = await admin({ DATA_DIR: dataDir, DATABASE_URL: url }, 'restore', '--from', archive, '--passphrase-file', passphraseFile);
+      expect(again.code).to.equal(1);
+      expect(again.stderr).to.match(/not empty/);
+
+      const wrong = path.join(dataDir, 'wrong');
+      writeFileSync(wrong, 'not the passphrase at all');
+      const refused = await admin({ DATA_DIR: tempDir('wrong'), DATABASE_URL: await newDatabase() }, 'restore', '--from', archive, '--passphrase-file', wrong);
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.match(/passphrase does not open/);
+
+      const lines = readLines(archive);
+      const damaged = path.join(dataDir, 'damaged.ndjson.gz');
+      const row = lines.findIndex((l) => l.includes(owner.email));
+      expect(row).to.be.greaterThan(0);
+      writeLines(damaged, lines.map((l, i) => (i === row ? l.replace(owner.email, `x${owner.email}`) : l)));
+      const cut = path.join(dataDir, 'cut.ndjson.gz');
+      writeLines(cut, lines.slice(0, -1));
+      const newer = path.join(dataDir, 'newer.ndjson.gz');
+      const header = JSON.parse(lines[0]!);
+      writeLines(newer, [JSON.stringify({ ...header, version: '99.0.0', migrations: [...header.migrations, '9999-from-the-future'] }), ...lines.slice(1)]);
+      // Each is refused before the database is touched: the first through the command, the others by what it calls.
+      const run = await admin({ DATA_DIR: tempDir('refused'), DATABASE_URL: await newDatabase() }, 'restore', '--from', damaged, '--passphrase-file', passphraseFile);
+      expect(run.code).to.equal(1);
+      expect(run.stderr).to.match(/the rows of users do not match their checksum/);
+      const refusal = (work: () => Promise<unknown>) => work().then(() => expect.fail('not refused'), (err: Error) => err.message);
+      expect(await refusal(() => inspectArchive(cut))).to.match(/ends before its manifest: it is incomplete/);
+      expect(await refusal(async () => checkSchema((await inspectArchive(newer)).header, MIGRATIONS.map((m) => m.name)))).to.match(/newer version of Outpost \(99\.0\.0/);
+      writeFileSync(cut, 'not gzip at all');
+      expect(await refusal(() => inspectArchive(cut))).to.match(/cannot be read .*is it an Outpost backup/);
+    });
+
+    it('says which keys are missing when the backup holds none and they are not given', async () => {
+      const plain = path.join(tempDir('plain'), 'plain.ndjson.gz');
+      const taken = await admin({ DATA_DIR: source }, 'backup', '--out', plain, '--history-days', '1');
+      expect(taken.code, taken.stderr).to.equal(0);
+      expect(taken.stdout).to.match(/no keys/);
+      const run = await admin({ DATA_DIR: tempDir('keyless') }, 'restore', '--from', plain);
+      expect(run.code).to.equal(1);
+      expect(run.stderr).to.match(/2 of 2 stored secret\(s\) open with no key given/);
+    });
+  });
+
+  describe('the dashboard download (POST /api/v1/backup)', () => {
+    const harnesses: TestControlPlane[] = [];
+    after(async () => {
+      for (const cp of harnesses) await cp.stop();
+    });
+
+    // A database of its own: the installation must hold exactly the organizations made here.
+    it('streams an archive to someone who owns every organization, and to nobody else', async () => {
+      const cp = await startTestControlPlane({ dataDir: tempDir('download'), env: { DATABASE_URL: await newDatabase() } });
+      harnesses.push(cp);
+      const { api } = cp;
+      const owner = await api.newUser('owner');
+      const member = await api.newUser('member');
+      const added = await api.post('/members', { email: member.email, role: 'admin' }, owner.token);
+      expect(added.status, added.text).to.be.oneOf([200, 201]);
+      const download = (token?: string) => fetch(`${api.baseUrl}/api/v1/backup`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+      expect((await download()).status).to.equal(401);
+      // Each owns the organization made at registration; only someone owning both may take both.
+      const refused = await download(owner.token);
+      expect(refused.status).to.equal(403);
+      expect(((await refused.json()) as { error: string }).error).to.match(/owns all of them/);
+      const joined = await api.post('/members', { email: owner.email, role: 'owner' }, member.token);
+      expect(joined.status, joined.text).to.be.oneOf([200, 201]);
+      const answer = await download(owner.token);
+      expect(answer.status).to.equal(200);
+      expect(answer.headers.get('content-type')).to.equal('application/gzip');
+      expect(answer.headers.get('content-disposition')).to.match(/attachment; filename="outpost-backup-.*\.ndjson\.gz"/);
+      const lines = gunzipSync(Buffer.from(await answer.arrayBuffer())).toString().trimEnd().split('\n');
+      expect(JSON.parse(lines.at(-1)!)['@manifest'].tables.users.rows).to.equal(2);
+      expect((await fetch(`${api.baseUrl}/api/v1/backup`, { method: 'POST', headers: { 'x-outpost-admin': `${Date.now() + 30_000}.${'A'.repeat(43)}` } })).status).to.equal(401);
+    });
+  });
+
+  describe('from the embedded database to PostgreSQL, an agent reporting throughout', () => {
+    let agent: AgentProcess | undefined;
+    // A target of its own: every check it answered must be one result, and nothing else checks it.
+    let own: Awaited<ReturnType<typeof startTarget>>;
+    before(async () => {
+      own = await startTarget();
+    });
+    after(async () => {
+      await agent?.kill('SIGKILL');
+      await own?.stop();
+    });
+
+    it('copies everything, and the agent keeps its token and replays what it kept, each result once', async () => {
+      const dataDir = tempDir('move');
+      const agentDir = tempDir('move-agent');
+      const grpcPort = await freePort();
+      const embedded = await startControlPlane(dataDir, { grpcPort, embeddedAgent: false });
+      const owner = await embedded.api.newUser('mover');
+      const location = `move-${process.pid}`;
+      agent = startAgentProcess({ server: `127.0.0.1:${grpcPort}`, token: readFileSync(path.join(dataDir, 'agent-token'), 'utf8').trim(), location, dataDir: agentDir });
+      processes.push(agent);
+      const created = await embedded.api.post('/services', { name: 'moving', endpoint: own.url, check_type: 'HTTP', check_interval_seconds: 5, locations: [location], options: { bearer_token: TOKEN } }, owner.token);
+      expect(created.status, created.text).to.equal(201);
+      const id = created.body.id;
+      await poll(async () => (await embedded.api.get(`/services/${id}/checks`, owner.token)).body.length >= 2, { what: 'results on the embedded database', timeoutMs: 30_000 });
+
+      await embedded.cp.kill('SIGTERM');
+      const answeredAtStop = own.answered();
+      const url = await newDatabase();
+      const move = await admin({ DATA_DIR: dataDir }, 'migrate-database', '--to', url);
+      expect(move.code, move.stderr).to.equal(0);
+      expect(move.stdout).to.match(/DATABASE_URL=postgres/).and.match(/1 stored secret\(s\) open/);
+      // The agent went on checking while nothing could take its results.
+      await poll(() => own.answered() >= answeredAtStop + 1, { what: 'a check while the control plane is away', timeoutMs: 20_000, intervalMs: 50 });
+
+      const moved = await startControlPlane(dataDir, { url, grpcPort, embeddedAgent: false });
+      await poll(async () => (await moved.api.get(`/services/${id}`, owner.token)).status === 200, { what: 'the service on PostgreSQL' });
+      // Checks go on every 5 s; between two of them, every check answered is a result, once.
+      const counted = () => query<{ n: string; distinct: string }>(url, `select count(*) as n, count(distinct id) as distinct from check_results where service_id = '${id}'`);
+      let stored = 0;
+      await poll(async () => (stored = Number((await counted())[0]!.n)) === own.answered() && own.answered() > answeredAtStop + 1, { what: 'every check answered stored on PostgreSQL', timeoutMs: 30_000, intervalMs: 100 }).catch((err: Error) => {
+        throw new Error(`${err.message}: ${stored} stored of ${own.answered()} answered`);
+      });
+      const [row] = await counted();
+      expect(row!.distinct, 'each result once').to.equal(row!.n);
+      const [agents] = await query<{ n: string }>(url, 'select count(*) as n from users');
+      expect(Number(agents!.n)).to.equal(1);
+    });
+  });
+});
