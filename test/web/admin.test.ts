@@ -254,6 +254,21 @@ describe('dashboard: agents, locations, status pages and administration', functi
     await row.waitFor({ state: 'detached' });
   });
 
+  it('offers owners a backup download, which the API allows only to someone owning every organization', async () => {
+    const owner = await h.controlPlane.api.newUser('backup');
+    // Registering made the viewer an organization of their own, which the owner does not own.
+    const viewer = await h.controlPlane.api.newUser('backup-viewer');
+    const page = await h.signedInPage(owner, '/organization');
+    await page.getByRole('heading', { name: 'Backup' }).waitFor();
+    await page.getByRole('button', { name: 'Download a backup' }).click();
+    await page.getByRole('alert').filter({ hasText: 'only someone who owns all of them may download it' }).waitFor();
+
+    expect((await h.controlPlane.api.post('/members', { email: viewer.email, role: 'viewer' }, owner.token)).status).to.equal(201);
+    const asViewer = await pageInOrganization(viewer, owner.orgId, '/organization');
+    await asViewer.getByRole('heading', { name: 'Your organizations' }).waitFor();
+    expect(await asViewer.getByRole('button', { name: 'Download a backup' }).count()).to.equal(0);
+  });
+
   it('lets an owner rename the organization and a person change their name and password', async () => {
     const owner = await h.controlPlane.api.newUser('profile');
     const page = await h.signedInPage(owner, '/organization');

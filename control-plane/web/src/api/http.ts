@@ -21,6 +21,24 @@ function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
+/** A file the API answers (a backup): its bytes and the name it suggests; failures as apiRequest's. */
+export async function apiDownload(path: string, body: unknown = {}): Promise<{ blob: Blob; filename: string }> {
+  const token = tokenStore.current()?.token;
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.');
+  }
+  if (!response.ok) {
+    const error = (await response.json().catch(() => null)) as { error?: string } | null;
+    if (response.status === 401 && token) tokenStore.expire('Your session has ended. Sign in again.');
+    throw new ApiError(response.status, typeof error?.error === 'string' ? error.error : `The server answered ${response.status}.`);
+  }
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'outpost-backup.ndjson.gz';
+  return { blob: await response.blob(), filename };
+}
+
 export async function apiRequest<T>(method: string, path: string, options: { query?: Query; body?: unknown; token?: string | null } = {}): Promise<ApiResponse<T>> {
   const token = options.token === undefined ? tokenStore.current()?.token : options.token;
   const headers: Record<string, string> = { accept: 'application/json' };

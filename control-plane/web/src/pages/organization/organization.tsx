@@ -2,7 +2,7 @@
 // organization the user belongs to, with the role there and a switch to it.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api/http';
+import { api, apiDownload } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import type { Organization } from '../../api/types';
 import { useOrg, useSession } from '../../session/session';
@@ -32,6 +32,7 @@ export default function OrganizationPage() {
         )}
       </section>
       <YourOrganizations />
+      {isOwner && <Backup />}
     </Page>
   );
 }
@@ -161,6 +162,45 @@ function YourOrganizations() {
             ))}
           </tbody>
         </table>
+      </div>
+    </section>
+  );
+}
+
+/** The whole installation as one archive, for `npm run admin -- restore`; the API refuses anyone who does not own every organization. */
+function Backup() {
+  const download = useMutation({
+    mutationFn: () => apiDownload('/backup'),
+    onSuccess: ({ blob, filename }) => {
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob);
+      link.download = filename;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+    },
+  });
+  return (
+    <section className="card" aria-labelledby="backup">
+      <h2 id="backup">Backup</h2>
+      <p className="muted">
+        One archive of every organization of this installation, taken as one consistent moment, to restore with <code>npm run admin -- restore --from FILE</code>. It does
+        not hold the keys that open stored passwords and tokens: keep the control plane&apos;s <code>DATA_DIR</code> keys apart, or take the backup on the host with{' '}
+        <code>npm run admin -- backup --include-keys</code>.
+      </p>
+      {download.error && (
+        <p className="form-error" role="alert">
+          {download.error.message}
+        </p>
+      )}
+      {download.isSuccess && (
+        <p className="muted" role="status">
+          Downloaded {download.data.filename}.
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" className="primary" disabled={download.isPending} onClick={() => download.mutate()}>
+          {download.isPending ? 'Taking the backup…' : 'Download a backup'}
+        </button>
       </div>
     </section>
   );
