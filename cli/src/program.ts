@@ -147,9 +147,10 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
       exitCode = await exportFile(client(), f.file, io.out);
     });
 
-  program
+  const importer = program
     .command('import')
-    .description('write an outpost.yaml from another monitor\'s configuration, with a report of what it could not map')
+    .description('write an outpost.yaml from another monitor\'s configuration, with a report of what it could not map');
+  importer
     .command('gatus <file>')
     .description('from a Gatus config.yaml (or a folder of them); secrets become ${ENV} references')
     .option('--out <file>', 'write the outpost.yaml here instead of standard output')
@@ -157,6 +158,15 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
     .action(async (file, f) => {
       const { importGatusCommand } = await import('./commands/import.js');
       exitCode = await importGatusCommand(file, f, rawEnv, io, client);
+    });
+  importer
+    .command('kuma <file>')
+    .description('from an Uptime Kuma kuma.db (1.23 or 2.x) or 1.x JSON backup; secrets become ${ENV} references')
+    .option('--out <file>', 'write the outpost.yaml here instead of standard output')
+    .option('--apply', 'apply it now (prints the plan first, as outpost apply)')
+    .action(async (file, f) => {
+      const { importKumaCommand } = await import('./commands/import.js');
+      exitCode = await importKumaCommand(file, f, rawEnv, io, client);
     });
 
   program

@@ -1,12 +1,13 @@
-// `outpost import gatus FILE`: writes the outpost.yaml an importer makes (standard output or
-// --out), the report on standard error, and with --apply applies it as `outpost apply` does.
+// `outpost import gatus FILE` and `outpost import kuma FILE`: write the outpost.yaml an importer
+// makes (standard output or --out), the report on standard error, and with --apply apply it as
+// `outpost apply` does.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Document, parse } from 'yaml';
 import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
-import { importGatus, type ImportedFile } from '../importers/gatus.js';
+import { importGatus, type ImportedFile, type ImportResult } from '../importers/gatus.js';
 import type { Io } from '../program.js';
 import { apply } from './config-as-code.js';
 
@@ -15,9 +16,35 @@ export interface ImportFlags {
   apply?: boolean;
 }
 
-export async function importGatusCommand(source: string, flags: ImportFlags, env: Record<string, string | undefined>, io: Io, client: () => ApiClient): Promise<number> {
-  const { file, report } = importGatus(readGatusConfig(source));
-  const text = toOutpostYaml(file, `outpost import gatus ${path.basename(source)}`);
+type Env = Record<string, string | undefined>;
+
+export async function importGatusCommand(source: string, flags: ImportFlags, env: Env, io: Io, client: () => ApiClient): Promise<number> {
+  return writeImported(importGatus(readGatusConfig(source)), `outpost import gatus ${path.basename(source)}`, source, flags, env, io, client);
+}
+
+export async function importKumaCommand(source: string, flags: ImportFlags, env: Env, io: Io, client: () => ApiClient): Promise<number> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(source);
+  } catch (err) {
+    throw new CliError(`cannot read ${source}: ${(err as Error).message}`);
+  }
+  const { readKumaFile, NotKumaFileError } = await import('../importers/kuma-file.js');
+  const { importKuma } = await import('../importers/kuma.js');
+  let data;
+  try {
+    data = await readKumaFile(bytes);
+  } catch (err) {
+    if (err instanceof NotKumaFileError) throw new CliError(`cannot import ${source}: ${err.message}`);
+    throw err;
+  }
+  io.err(`Reading ${source}: ${data.description}.`);
+  return writeImported(importKuma(data), `outpost import kuma ${path.basename(source)}`, source, flags, env, io, client);
+}
+
+/** The report on standard error, then the file to standard output, to --out, or through apply. */
+async function writeImported({ file, report }: ImportResult, made: string, source: string, flags: ImportFlags, env: Env, io: Io, client: () => ApiClient): Promise<number> {
+  const text = toOutpostYaml(file, made);
   for (const line of report.format(source)) io.err(line);
   if (flags.apply) return applyImported(text, flags.out, env, io, client);
   if (flags.out) {
@@ -28,7 +55,7 @@ export async function importGatusCommand(source: string, flags: ImportFlags, env
 }
 
 /** Through `outpost apply` itself (plan, then apply), from --out or a temporary file. */
-async function applyImported(text: string, out: string | undefined, env: Record<string, string | undefined>, io: Io, client: () => ApiClient): Promise<number> {
+async function applyImported(text: string, out: string | undefined, env: Env, io: Io, client: () => ApiClient): Promise<number> {
   const dir = out ? undefined : mkdtempSync(path.join(os.tmpdir(), 'outpost-import-'));
   const file = out ?? path.join(dir!, 'outpost.yaml');
   try {

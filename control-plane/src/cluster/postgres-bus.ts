@@ -4,7 +4,7 @@
 // then asks its users to resynchronize, because NOTIFY keeps nothing for a listener that was away.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { queryBound, type Tx } from '../db/tx.js';
+import { queryBound } from '../db/tx.js';
 import type { Query } from '../db/pooled-sql.js';
 import type { Logger } from '../logger.js';
 import type { ClusterBus, Handler } from './cluster-bus.js';
