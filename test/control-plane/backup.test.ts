@@ -3,7 +3,7 @@
 // that process may open, and on PostgreSQL), an agent reporting throughout, archives restored
 // into new PostgreSQL databases and fresh embedded data folders, and the refusals.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -11,7 +11,10 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import pg from 'pg';
+import { openDatabase } from '../../control-plane/src/db/database.js';
 import { MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
+import { writeBackup } from '../../control-plane/src/features/backup/write-backup.js';
+import { createLogger } from '../../control-plane/src/logger.js';
 import { checkSchema, inspectArchive } from '../../control-plane/src/features/backup/restore-backup.js';
 import { ApiClient, type TestUser } from '../support/api-client.js';
 import { startAgentProcess, type AgentProcess } from '../support/agent-process.js';
@@ -246,6 +249,50 @@ describe('admin backup, restore and migrate-database', function () {
       const run = await admin({ DATA_DIR: tempDir('keyless') }, 'restore', '--from', plain);
       expect(run.code).to.equal(1);
       expect(run.stderr).to.match(/2 of 2 stored secret\(s\) open with no key given/);
+    });
+  });
+
+  describe('results read in chunks (a running embedded database)', () => {
+    it('holds the same results as one snapshot, across services and chunk boundaries, and none received after it', async () => {
+      const url = await newDatabase();
+      await (await openDatabase({ url, embeddedDataDir: null, poolSize: 1, logger: createLogger('silent') })).close();
+      const org = '00000000-0000-4000-8000-000000000001';
+      // 5,000 (one whole chunk, then an empty one), 7,000 (a chunk and a part) and none.
+      const services = { '00000000-0000-4000-8000-00000000000a': 5_000, '00000000-0000-4000-8000-00000000000b': 7_000, '00000000-0000-4000-8000-00000000000c': 0 };
+      await query(url, `insert into organizations (id, name, slug, plan) values ('${org}', 'o', 'o', 'free')`);
+      for (const [id, count] of Object.entries(services)) {
+        await query(url, `insert into services (id, organization_id, name, endpoint, check_type, check_interval_seconds, timeout_seconds) values ('${id}', '${org}', '${id}', 'http://127.0.0.1:9/', 'HTTP', 60, 10)`);
+        await query(url, `select outpost_ensure_day_partition('check_results', d::date) from generate_series(now() - interval '1 day', now() + interval '1 day', interval '1 day') d`);
+        await query(url, `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at)
+          select gen_random_uuid(), '${id}', '${org}', 'GREEN', 1, 'ok', 'here', 'a', now() - make_interval(secs => g) from generate_series(1, ${count}) g`);
+      }
+      // Checked by an agent whose clock is ahead: received before the snapshot, so in it.
+      await query(url, `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at)
+        values (gen_random_uuid(), '00000000-0000-4000-8000-00000000000a', '${org}', 'GREEN', 1, 'ok', 'here', 'a', now() + interval '1 hour')`);
+      // As if received after the snapshot's moment: left to the next backup.
+      const [late] = await query<{ id: string }>(url, `insert into check_results (id, service_id, organization_id, status, response_time_ms, message, location, agent_id, checked_at, received_at)
+        values (gen_random_uuid(), '00000000-0000-4000-8000-00000000000b', '${org}', 'GREEN', 1, 'ok', 'here', 'a', now(), now() + interval '1 minute') returning id`);
+      const resultIds = async (resultsInChunks: boolean) => {
+        const file = path.join(tempDir('chunks'), 'b.ndjson.gz');
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          await writeBackup(client, createWriteStream(file), { version: 'test', source: 'embedded', resultsInChunks });
+        } finally {
+          await client.end();
+        }
+        const facts = await inspectArchive(file);
+        const lines = readLines(file);
+        const from = lines.findIndex((l) => l.startsWith('{"@table":"check_results"'));
+        const ids = lines.slice(from + 1, from + 1 + facts.tables.check_results!.rows).map((l) => JSON.parse(l).id as string);
+        return ids;
+      };
+      const whole = await resultIds(false);
+      const chunked = await resultIds(true);
+      expect(chunked).to.have.length(12_001);
+      expect(new Set(chunked).size).to.equal(12_001);
+      expect(whole).to.include(late!.id);
+      expect([...chunked].sort()).to.deep.equal(whole.filter((id) => id !== late!.id).sort());
     });
   });
 

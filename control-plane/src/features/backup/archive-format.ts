@@ -58,6 +58,11 @@ export class TableHash {
     this.hash.update(line).update('\n');
     this.rows++;
   }
+  /** Several lines at once, already joined with a newline after each. */
+  addJoined(text: string, lines: number): void {
+    this.hash.update(text);
+    this.rows += lines;
+  }
   summary(): TableSummary {
     return { rows: this.rows, sha256: this.hash.digest('hex') };
   }

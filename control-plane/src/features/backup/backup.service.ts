@@ -41,7 +41,8 @@ export function createBackupService({ repository, databaseUrl, embedded, version
       try {
         await client.connect();
         const started = Date.now();
-        const summary = await writeBackup(client, out, { version, source: embedded ? 'embedded' : 'postgresql', historyDays: options.historyDays, keys: options.keys });
+        // On the embedded database this process's own statements share the one session with the snapshot.
+        const summary = await writeBackup(client, out, { version, source: embedded ? 'embedded' : 'postgresql', resultsInChunks: embedded, historyDays: options.historyDays, keys: options.keys });
         logger.info({ ms: Date.now() - started, rows: Object.values(summary.tables).reduce((n, t) => n + t.rows, 0), keys: summary.keys }, 'backup taken');
         return summary;
       } finally {
