@@ -296,6 +296,26 @@ describe('admin backup, restore and migrate-database', function () {
     });
   });
 
+  describe('a backup made by an earlier version', () => {
+    it('restores at its own schema, then brings it up to this version, into PostgreSQL and a new embedded folder', async () => {
+      const url = await newDatabase();
+      const previous = MIGRATIONS.at(-2)!.name;
+      await (await openDatabase({ url, embeddedDataDir: null, poolSize: 1, logger: createLogger('silent'), migrateUpTo: previous })).close();
+      await query(url, `insert into organizations (id, name, slug, plan) values ('00000000-0000-4000-8000-000000000001', 'Older', 'older', 'free')`);
+      const archive = path.join(tempDir('older'), 'older.ndjson.gz');
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await writeBackup(client, createWriteStream(archive), { version: '0.1.0', source: 'postgresql' }).finally(() => client.end());
+      expect(JSON.parse(readLines(archive)[0]!).migrations.at(-1)).to.equal(previous);
+
+      for (const env of [{ DATABASE_URL: await newDatabase() }, {}]) {
+        const run = await admin({ DATA_DIR: tempDir('older-target'), ...env }, 'restore', '--from', archive);
+        expect(run.code, run.stderr).to.equal(0);
+        expect(run.stdout).to.match(/^ {2}organizations +1$/m).and.match(new RegExp(`then migrated from the backup's schema with ${MIGRATIONS.at(-1)!.name}`));
+      }
+    });
+  });
+
   describe('the dashboard download (POST /api/v1/backup)', () => {
     const harnesses: TestControlPlane[] = [];
     after(async () => {

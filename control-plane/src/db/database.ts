@@ -20,8 +20,8 @@ export interface DatabaseOptions {
   url: string | undefined;
   /** Where the embedded database persists; null keeps it in memory (tests). */
   embeddedDataDir: string | null;
-  /** The embedded database's initialised template; absent: the build's. */
-  embeddedTemplateDir?: string;
+  /** The embedded database's initialised template; absent: the build's; null: none (initdb). */
+  embeddedTemplateDir?: string | null;
   poolSize: number;
   logger: Logger;
   /** Migrate only up to this migration (restoring a backup made at it); absent: every one. */

@@ -19,8 +19,11 @@ export interface EmbeddedPostgres {
 }
 
 export interface EmbeddedOptions {
-  /** Where the initialised data folder's template is, for a first start on disk; absent: the build's (dist/pglite-template). */
-  templateDir?: string;
+  /**
+   * Where the initialised data folder's template is, for a first start on disk; absent: the
+   * build's (dist/pglite-template); null: none (initdb), for a schema older than the template's.
+   */
+  templateDir?: string | null;
 }
 
 /**
@@ -73,7 +76,7 @@ export async function startEmbeddedPostgres(dataDir: string | null, embeddedOpti
     if (existsSync(path.join(dir, 'PG_VERSION'))) {
       initialisedFrom = 'existing';
     } else if (!existsSync(dir) || readdirSync(dir).length === 0) {
-      const template = await readTemplate(embeddedOptions.templateDir ?? defaultTemplateDir());
+      const template = embeddedOptions.templateDir === null ? { found: false as const, reason: 'a schema older than the template\'s was asked for' } : await readTemplate(embeddedOptions.templateDir ?? defaultTemplateDir());
       if (template.found) {
         copyDataFolder(template.dataFolder, dir);
         initialisedFrom = 'template';

@@ -167,7 +167,7 @@ function installKeys(config: Config, keys: ReturnType<typeof openKeys>): string[
 
 async function restoreInto(config: Config, url: string | undefined, file: string, facts: Awaited<ReturnType<typeof inspectArchive>>): Promise<Omit<RestoreReport, 'keys' | 'warnings'>> {
   const archived = facts.header.migrations;
-  const logger = createLogger('warn');
+  const logger = createLogger('error');
   const probe = url ? await connect(url) : undefined;
   if (probe) {
     try {
@@ -178,7 +178,10 @@ async function restoreInto(config: Config, url: string | undefined, file: string
     }
   }
   // The schema the archive was taken at; what came after runs once its rows are in.
-  const db = await openDatabase({ url, embeddedDataDir: config.dataDir, poolSize: 1, logger, migrateUpTo: archived.at(-1) });
+  // A new embedded database starts from the build's template, which holds every migration of
+  // this version: a backup of an older schema needs one made by initdb instead.
+  const current = archived.length === MIGRATIONS.length;
+  const db = await openDatabase({ url, embeddedDataDir: config.dataDir, poolSize: 1, logger, migrateUpTo: archived.at(-1), ...(current ? {} : { embeddedTemplateDir: null }) });
   try {
     const client = await connect(db.url);
     let loaded: Record<string, number>;
