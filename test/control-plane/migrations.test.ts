@@ -85,6 +85,28 @@ async function upgradedFrom(last: string, seed: (em: EntityManager) => Promise<u
 }
 
 describe('migrations', () => {
+  it('refuse a database migrated by a newer build, naming the migrations this one does not know', async function () {
+    this.timeout(60_000);
+    await withFreshDatabase(async (serverUrl) => {
+      const embedded = serverUrl ? undefined : await startEmbeddedPostgres(null);
+      const url = serverUrl ?? embedded!.url;
+      try {
+        await (await openDatabase({ url, embeddedDataDir: null, poolSize: 1, logger })).close();
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`insert into mikro_orm_migrations (name, executed_at) values ('9999-from-a-newer-build', now())`);
+        await client.end();
+        const refusal = await openDatabase({ url, embeddedDataDir: null, poolSize: 1, logger }).then(
+          async (db) => (await db.close(), 'opened'),
+          (err: Error) => err.message,
+        );
+        expect(refusal).to.match(/migrated by a newer Outpost .*9999-from-a-newer-build/);
+      } finally {
+        await embedded?.stop();
+      }
+    });
+  });
+
   it('apply on a fresh database, record themselves, and are a no-op the second time', async function () {
     this.timeout(60_000);
     await withFreshDatabase(async (url) => {

@@ -75,8 +75,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     options.logger.info({ dataDir, initialisedFrom: embedded.initialisedFrom }, 'started the embedded database');
   }
   let orm: MikroORM;
+  let opened: MikroORM | undefined;
   try {
-    orm = await MikroORM.init({
+    orm = opened = await MikroORM.init({
       driver: BoundPostgreSqlDriver,
       clientUrl: url,
       driverOptions: {
@@ -109,6 +110,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const upTo = options.migrateUpTo;
     await (embedded ? migrate(orm, upTo) : oneAtATime(url, () => migrate(orm, upTo)));
   } catch (err) {
+    // The pool (a server's connections) goes with the failed start, not at the process's exit.
+    await opened?.close(true).catch(() => undefined);
     await embedded?.stop();
     throw err;
   }

@@ -4,19 +4,36 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadMigrations, MIGRATIONS } from './migrations/index.js';
 
-/** The names of this build's migrations that the database `orm` is connected to has not applied, in order. */
-export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
+/** A database migrated by a newer build: this one would start, then fail on what it does not know. */
+export class NewerDatabaseError extends Error {}
+
+async function appliedMigrations(orm: MikroORM): Promise<string[]> {
   const table = orm.config.get('migrations').tableName!;
   const connection = orm.em.getConnection();
   const [found] = await connection.execute<{ present: boolean }[]>('select to_regclass(?) is not null as present', [table]);
-  const applied = found?.present ? await connection.execute<{ name: string }[]>(`select name from "${table}"`) : [];
-  const done = new Set(applied.map((row) => row.name));
+  return found?.present ? (await connection.execute<{ name: string }[]>(`select name from "${table}"`)).map((row) => row.name) : [];
+}
+
+/** The names of this build's migrations that the database `orm` is connected to has not applied, in order. */
+export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
+  const done = new Set(await appliedMigrations(orm));
   return MIGRATIONS.map((m) => m.name).filter((name) => !done.has(name));
 }
 
-/** Applies the pending migrations (up to and including `upTo`, when given), all or nothing. */
+/**
+ * Applies the pending migrations (up to and including `upTo`, when given), all or nothing.
+ * Refuses a database holding migrations this build does not know: 0.1.0 started on one and
+ * then failed to store every result batch that opened an alert (0020 changed the index its
+ * statement names).
+ */
 export async function migrate(orm: MikroORM, upTo?: string): Promise<void> {
-  const pending = await pendingMigrations(orm);
+  const applied = new Set(await appliedMigrations(orm));
+  const ours = MIGRATIONS.map((m) => m.name);
+  const unknown = [...applied].filter((name) => !ours.includes(name));
+  if (unknown.length > 0) {
+    throw new NewerDatabaseError(`the database was migrated by a newer Outpost (migrations this build does not know: ${unknown.join(', ')}): run that version or a later one, or restore the backup taken before the upgrade`);
+  }
+  const pending = ours.filter((name) => !applied.has(name));
   if (pending.length === 0 || (upTo !== undefined && !pending.includes(upTo))) return;
   const { Migrator } = await import('@mikro-orm/migrations');
   orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: await loadMigrations() });

@@ -1,6 +1,8 @@
 // Every migration, in order. Listed explicitly (no directory scan) so the compiled build and the
 // TypeScript sources run the same list. A migration's module (and with it the migrator) is
 // loaded only when migrations run: once loaded, code stays resident for the life of the process.
+// A new migration takes no lock that grows with a table (docs/adr/0022): say in its header which
+// large tables it touches and how; test/control-plane/upgrade.test.ts must keep passing.
 import type { MigrationObject } from '@mikro-orm/core';
 
 export interface MigrationEntry {
