@@ -15,7 +15,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, r
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceHash, staleness, writeStamp } from '../../scripts/source-stamp.mjs';
-import { agentPackage } from '../docker/agent-package.mjs';
+import { agentPackage } from '../agent-package.mjs';
 import { bundleAgent, UNBUNDLED_PACKAGES } from '../agent-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -190,7 +190,7 @@ function buildDeb({ tree, version }, compression) {
 
 /** What the package is built from, and the runtime's version. */
 async function inputsHash(compression) {
-  const sources = ['agent/src', 'shared/src', 'deploy/debian', 'deploy/systemd/outpost-agent.service', 'deploy/docker/agent-package.mjs', 'deploy/agent-bundle.mjs', 'package.json', 'package-lock.json', '.npmrc'];
+  const sources = ['agent/src', 'shared/src', 'deploy/debian', 'deploy/systemd/outpost-agent.service', 'deploy/agent-package.mjs', 'deploy/agent-bundle.mjs', 'package.json', 'package-lock.json', '.npmrc'];
   return `${await sourceHash(root, sources.map((p) => path.join(root, p)))} node ${NODE_VERSION} ${compression.join(' ')}`;
 }
 

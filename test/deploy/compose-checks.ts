@@ -1,4 +1,4 @@
-// Checks of deploy/compose.yaml against the files it names and deploy/haproxy/haproxy.cfg:
+// Checks of deploy/compose.yaml against the images of deploy/container and deploy/haproxy/haproxy.cfg:
 // the shape of the topology (PostgreSQL, two or more replicas sharing their secrets, HAProxy in
 // front of exactly them, the agent on HAProxy's gRPC port), since images cannot be built here.
 import { existsSync, readFileSync } from 'node:fs';
@@ -6,7 +6,6 @@ import path from 'node:path';
 
 export interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string };
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
   volumes?: string[];
@@ -45,7 +44,8 @@ export function settingNames(sourceFile: string): Set<string> {
 }
 
 const SHARED_SECRETS = ['DATABASE_URL', 'JWT_SECRET', 'AGENT_TOKEN', 'DATA_ENCRYPTION_KEYS'];
-const dockerfileOf = (deployDir: string, s: ComposeService) => (s.build ? path.resolve(deployDir, s.build.context, s.build.dockerfile) : undefined);
+/** Whether the service runs the image deploy/container/build.sh tags `outpost-<name>`. */
+const runs = (s: ComposeService, name: 'control-plane' | 'agent') => s.image?.startsWith(`outpost-${name}:`) === true;
 
 function haproxyProblems(sections: HaproxySection[], replicas: [string, ComposeService][]): string[] {
   const problems: string[] = [];
@@ -68,13 +68,9 @@ function haproxyProblems(sections: HaproxySection[], replicas: [string, ComposeS
 export function composeProblems(compose: ComposeFile, deployDir: string, controlPlaneVariables: ReadonlySet<string>, agentVariables: ReadonlySet<string>): string[] {
   const problems: string[] = [];
   const services = Object.entries(compose.services);
-  for (const [name, s] of services) {
-    const file = dockerfileOf(deployDir, s);
-    if (file && !existsSync(file)) problems.push(`${name}: ${file} does not exist`);
-  }
   if (!compose.services.postgres?.image?.startsWith('postgres:16')) problems.push('postgres: not PostgreSQL 16');
 
-  const replicas = services.filter(([, s]) => dockerfileOf(deployDir, s)?.endsWith('control-plane.Dockerfile'));
+  const replicas = services.filter(([, s]) => runs(s, 'control-plane'));
   if (replicas.length < 2) problems.push(`expected two control-plane replicas, found ${replicas.length}`);
   for (const [name, s] of replicas) {
     for (const key of Object.keys(s.environment ?? {})) if (!controlPlaneVariables.has(key)) problems.push(`${name}: ${key} is not a control-plane setting`);
@@ -97,7 +93,7 @@ export function composeProblems(compose: ComposeFile, deployDir: string, control
 
   const grpcFrontend = sections.find((s) => s.kind === 'frontend' && s.lines.includes('mode tcp'));
   const grpcPort = grpcFrontend?.lines.find((l) => l.startsWith('bind '))?.split(':').pop();
-  const agents = services.filter(([, s]) => dockerfileOf(deployDir, s)?.endsWith('agent.Dockerfile'));
+  const agents = services.filter(([, s]) => runs(s, 'agent'));
   if (agents.length !== 1) problems.push(`expected one agent, found ${agents.length}`);
   for (const [name, s] of agents) {
     if (s.environment?.OUTPOST_SERVER !== `haproxy:${grpcPort}`) problems.push(`${name}: OUTPOST_SERVER is not HAProxy's gRPC port (haproxy:${grpcPort})`);

@@ -137,8 +137,8 @@ describe('deploy/haproxy/haproxy.cfg', () => {
   });
 });
 
-describe('deploy/docker', () => {
-  const agentPackage = (entry: string) => spawnSync(process.execPath, [path.join(deployDir, 'docker', 'agent-package.mjs'), entry], { cwd: root, encoding: 'utf8' });
+describe('deploy/agent-package.mjs', () => {
+  const agentPackage = (entry: string) => spawnSync(process.execPath, [path.join(deployDir, 'agent-package.mjs'), entry], { cwd: root, encoding: 'utf8' });
 
   it('gives the agent image only the packages the agent imports', () => {
     const run = agentPackage('agent/src/cli.ts');
@@ -155,15 +155,16 @@ describe('deploy/docker', () => {
     expect(run.status).to.equal(1);
     expect(run.stderr).to.match(/reaches control-plane\/src\/main\.ts, outside agent\/ and shared\//);
   });
+});
 
-  it('runs the control plane as non-root on the ports it exposes, health-checked on /api/v1/health', () => {
-    const dockerfile = readFileSync(path.join(deployDir, 'docker', 'control-plane.Dockerfile'), 'utf8');
-    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-    const env = Object.fromEntries([...runtime.matchAll(/\b(PORT|GRPC_PORT)=(\d+)/g)].map((m) => [m[1], m[2]]));
-    expect(runtime).to.match(new RegExp(`^EXPOSE ${env.PORT} ${env.GRPC_PORT}$`, 'm'));
-    expect(runtime).to.match(/^USER node$/m);
-    expect(runtime).to.match(/^HEALTHCHECK .*\n.*\/api\/v1\/health/m);
-    expect(runtime).to.match(/^CMD \["node", "dist\/control-plane\/src\/main\.js"\]$/m);
+describe('deploy/container', () => {
+  it('runs the control plane as non-root on the ports it exposes, health-checked on /api/v1/ready', () => {
+    const containerfile = readFileSync(path.join(deployDir, 'container', 'control-plane.Containerfile'), 'utf8');
+    const env = Object.fromEntries([...containerfile.matchAll(/\b(PORT|GRPC_PORT)=(\d+)/g)].map((m) => [m[1], m[2]]));
+    expect(containerfile).to.match(new RegExp(`^EXPOSE ${env.PORT} ${env.GRPC_PORT}$`, 'm'));
+    expect(containerfile).to.match(/^USER 10001:10001$/m);
+    expect(containerfile).to.match(/^HEALTHCHECK .*\n.*\/api\/v1\/ready/m);
+    expect(containerfile).to.match(/^CMD \["node", "--max-semi-space-size=4", "dist\/control-plane\/src\/main\.js"\]$/m);
   });
 });
 

@@ -2,16 +2,17 @@
 // Prints the package.json of the agent image: the repository's package.json cut down to the
 // npm packages the agent's code imports, found by following its imports from the entry file
 // (static, dynamic and require), so the slim image cannot drift from the code.
-//   node deploy/docker/agent-package.mjs [ENTRY]   (default dist/agent/src/cli.js)
+//   node deploy/agent-package.mjs [ENTRY]   (default dist/agent/src/cli.js)
 // ENTRY may be the TypeScript source (agent/src/cli.ts): `x.js` imports then resolve to `x.ts`.
 // Fails when the agent reaches a file outside agent/ and shared/, or a package that is not
-// a production dependency. deploy/debian/build.mjs imports agentPackage() for the .deb.
+// a production dependency. deploy/debian/build.mjs (the .deb) and deploy/container/stage.mjs
+// (the agent image) import agentPackage().
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPECIFIERS = [
   /^\s*(?:import|export)(?!\s+type\b)[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gm,
   /^\s*import\s*['"]([^'"]+)['"]/gm,
@@ -62,7 +63,7 @@ function walk(entry) {
 /** The agent's package.json (an object) for the entry file, given relative to the repository. */
 export function agentPackage(entryPath = join('dist', 'agent', 'src', 'cli.js')) {
   const entry = resolve(root, entryPath);
-  if (!existsSync(entry)) fail(`${relative(root, entry)} does not exist (build first: npx tsc -p deploy/docker/tsconfig.agent.json)`);
+  if (!existsSync(entry)) fail(`${relative(root, entry)} does not exist (build first: npm run build)`);
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const { packages } = walk(entry);
   const dependencies = {};
