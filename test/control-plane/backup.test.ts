@@ -5,34 +5,30 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import pg from 'pg';
+import { loadConfig } from '../../control-plane/src/config.js';
 import { openDatabase } from '../../control-plane/src/db/database.js';
+import { backupToFile, restoreFromFile } from '../../control-plane/src/features/backup/admin-backup.js';
 import { MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
 import { writeBackup } from '../../control-plane/src/features/backup/write-backup.js';
 import { createLogger } from '../../control-plane/src/logger.js';
 import { checkSchema, inspectArchive } from '../../control-plane/src/features/backup/restore-backup.js';
+import { freePort } from '../fixtures/peers/net-fixtures.js';
 import { ApiClient, type TestUser } from '../support/api-client.js';
 import { startAgentProcess, type AgentProcess } from '../support/agent-process.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../support/control-plane-process.js';
 import { poll } from '../support/poll.js';
+import { sql } from '../support/sql.js';
 import { isolatedDatabase, requireServerDatabase } from '../support/test-database.js';
 
 const PASSPHRASE = 'correct horse battery staple';
 const TOKEN = 's3cret-bearer';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 interface AdminRun {
   code: number | null;
@@ -71,15 +67,10 @@ async function startTarget(): Promise<{ url: string; answered: () => number; sto
   };
 }
 
-async function query<T = Record<string, unknown>>(url: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <T = Record<string, unknown>>(url: string, text: string) => sql<T>(text, [], url);
+
+/** The control plane's configuration of the admin commands run in this process. */
+const configFor = (env: Record<string, string>) => loadConfig({ LOG_LEVEL: 'silent', ...env });
 
 /** The archive's lines, and a way to write changed ones back. */
 const readLines = (file: string) => gunzipSync(readFileSync(file)).toString('utf8').trimEnd().split('\n');
@@ -90,6 +81,8 @@ describe('admin backup, restore and migrate-database', function () {
   const dirs: string[] = [];
   const drops: (() => Promise<void>)[] = [];
   const processes: (ControlPlaneProcess | AgentProcess)[] = [];
+  /** Control planes in this process, on databases of their own. */
+  const harnesses: TestControlPlane[] = [];
   let target: Awaited<ReturnType<typeof startTarget>>;
   const tempDir = (label: string) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), `outpost-backup-${label}-`));
@@ -128,6 +121,7 @@ describe('admin backup, restore and migrate-database', function () {
     for (const p of processes.splice(0)) await p.kill('SIGKILL');
   });
   after(async () => {
+    for (const cp of harnesses) await cp.stop();
     await target?.stop();
     for (const drop of drops) await drop().catch(() => undefined);
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -187,38 +181,36 @@ describe('admin backup, restore and migrate-database', function () {
         const [row] = await query<{ n: string }>(url, `select count(*) as n from "${table}"`);
         expect(Number(row!.n), table).to.equal(rows);
       }
-      // The restored installation signs the owner in, and its agent (the backup's platform token)
-      // checks the target with the bearer token opened by the backup's data key.
-      const { api } = await startControlPlane(dataDir, { url });
+      // The restored installation signs the owner in, and its agent (the backup's platform token,
+      // from DATA_DIR) checks the target with the bearer token opened by the backup's data key.
+      const restored = await startTestControlPlane({ dataDir, embeddedAgent: true, env: { DATABASE_URL: url } });
+      harnesses.push(restored);
+      const { api } = restored;
       const login = await api.post('/auth/login', { email: owner.email, password: owner.password });
       expect(login.status, login.text).to.equal(200);
       const before = (await api.get(`/services/${serviceId}/checks`, login.body.token)).body.length;
       await api.post(`/services/${serviceId}/check`, undefined, login.body.token);
       await poll(async () => (await api.get(`/services/${serviceId}/checks`, login.body.token)).body.length > before, { what: 'a check after the restore', timeoutMs: 30_000 });
       expect((await api.get(`/services/${serviceId}/checks`, login.body.token)).body[0].status).to.equal('GREEN');
+      await harnesses.pop()!.stop();
     });
 
+    // In this process (the command's printing is tested above): a process of its own costs seconds.
     it('restores into a fresh embedded data folder with identical counts', async () => {
-      const dataDir = tempDir('restored-embedded');
-      const run = await admin({ DATA_DIR: dataDir }, 'restore', '--from', archive, '--passphrase-file', passphraseFile);
-      expect(run.code, run.stderr).to.equal(0);
-      for (const [table, rows] of Object.entries(counts)) expect(run.stdout, table).to.match(new RegExp(`^  ${table} +${rows}$`, 'm'));
-      expect(run.stdout).to.match(/2 stored secret\(s\) open/);
+      const report = await restoreFromFile(configFor({ DATA_DIR: tempDir('restored-embedded') }), { from: archive, passphrase: PASSPHRASE });
+      for (const [table, rows] of Object.entries(counts)) expect(report.tables[table], table).to.deep.equal({ archived: rows, restored: rows });
+      expect(report.secrets).to.deep.equal({ sealed: 2, unreadable: 0 });
+      expect(report.keys).to.equal('from the backup');
     });
 
     it('refuses a database that is not empty, a wrong passphrase, a damaged or cut archive and a newer schema', async () => {
+      const refusal = (work: () => Promise<unknown>) => work().then(() => expect.fail('not refused'), (err: Error) => err.message);
       const url = await newDatabase();
       const dataDir = tempDir('refusals');
-      expect((await admin({ DATA_DIR: dataDir, DATABASE_URL: url }, 'restore', '--from', archive, '--passphrase-file', passphraseFile)).code).to.equal(0);
-      const again = await admin({ DATA_DIR: dataDir, DATABASE_URL: url }, 'restore', '--from', archive, '--passphrase-file', passphraseFile);
-      expect(again.code).to.equal(1);
-      expect(again.stderr).to.match(/not empty/);
-
-      const wrong = path.join(dataDir, 'wrong');
-      writeFileSync(wrong, 'not the passphrase at all');
-      const refused = await admin({ DATA_DIR: tempDir('wrong'), DATABASE_URL: await newDatabase() }, 'restore', '--from', archive, '--passphrase-file', wrong);
-      expect(refused.code).to.equal(1);
-      expect(refused.stderr).to.match(/passphrase does not open/);
+      const into = configFor({ DATA_DIR: dataDir, DATABASE_URL: url });
+      await restoreFromFile(into, { from: archive, passphrase: PASSPHRASE });
+      expect(await refusal(() => restoreFromFile(into, { from: archive, passphrase: PASSPHRASE }))).to.match(/the target database is not empty \(.*users/);
+      expect(await refusal(() => restoreFromFile(configFor({ DATA_DIR: tempDir('wrong'), DATABASE_URL: url }), { from: archive, passphrase: 'not the passphrase at all' }))).to.match(/passphrase does not open/);
 
       const lines = readLines(archive);
       const damaged = path.join(dataDir, 'damaged.ndjson.gz');
@@ -230,25 +222,23 @@ describe('admin backup, restore and migrate-database', function () {
       const newer = path.join(dataDir, 'newer.ndjson.gz');
       const header = JSON.parse(lines[0]!);
       writeLines(newer, [JSON.stringify({ ...header, version: '99.0.0', migrations: [...header.migrations, '9999-from-the-future'] }), ...lines.slice(1)]);
-      // Each is refused before the database is touched: the first through the command, the others by what it calls.
+      // Each is refused before the database is touched: the first through the command (its exit code and message), the others by what it calls.
       const run = await admin({ DATA_DIR: tempDir('refused'), DATABASE_URL: await newDatabase() }, 'restore', '--from', damaged, '--passphrase-file', passphraseFile);
       expect(run.code).to.equal(1);
       expect(run.stderr).to.match(/the rows of users do not match their checksum/);
-      const refusal = (work: () => Promise<unknown>) => work().then(() => expect.fail('not refused'), (err: Error) => err.message);
       expect(await refusal(() => inspectArchive(cut))).to.match(/ends before its manifest: it is incomplete/);
       expect(await refusal(async () => checkSchema((await inspectArchive(newer)).header, MIGRATIONS.map((m) => m.name)))).to.match(/newer version of Outpost \(99\.0\.0/);
       writeFileSync(cut, 'not gzip at all');
       expect(await refusal(() => inspectArchive(cut))).to.match(/cannot be read .*is it an Outpost backup/);
     });
 
-    it('says which keys are missing when the backup holds none and they are not given', async () => {
+    it('counts the secrets no key opens when the backup holds no keys and none are given', async () => {
       const plain = path.join(tempDir('plain'), 'plain.ndjson.gz');
-      const taken = await admin({ DATA_DIR: source }, 'backup', '--out', plain, '--history-days', '1');
-      expect(taken.code, taken.stderr).to.equal(0);
-      expect(taken.stdout).to.match(/no keys/);
-      const run = await admin({ DATA_DIR: tempDir('keyless') }, 'restore', '--from', plain);
-      expect(run.code).to.equal(1);
-      expect(run.stderr).to.match(/2 of 2 stored secret\(s\) open with no key given/);
+      const taken = await backupToFile(configFor({ DATA_DIR: source }), { out: plain, historyDays: 1 });
+      expect(taken).to.include({ keys: false, takenBy: 'database' });
+      expect(JSON.parse(readLines(plain)[0]!).history_days).to.equal(1);
+      const report = await restoreFromFile(configFor({ DATA_DIR: tempDir('keyless') }), { from: plain });
+      expect(report.secrets).to.deep.equal({ sealed: 2, unreadable: 2 });
     });
   });
 
@@ -308,19 +298,15 @@ describe('admin backup, restore and migrate-database', function () {
       await writeBackup(client, createWriteStream(archive), { version: '0.1.0', source: 'postgresql' }).finally(() => client.end());
       expect(JSON.parse(readLines(archive)[0]!).migrations.at(-1)).to.equal(previous);
 
-      for (const env of [{ DATABASE_URL: await newDatabase() }, {}]) {
-        const run = await admin({ DATA_DIR: tempDir('older-target'), ...env }, 'restore', '--from', archive);
-        expect(run.code, run.stderr).to.equal(0);
-        expect(run.stdout).to.match(/^ {2}organizations +1$/m).and.match(new RegExp(`then migrated from the backup's schema with ${MIGRATIONS.at(-1)!.name}`));
+      for (const env of [{ DATABASE_URL: await newDatabase() }, {}] as Record<string, string>[]) {
+        const report = await restoreFromFile(configFor({ DATA_DIR: tempDir('older-target'), ...env }), { from: archive });
+        expect(report.tables.organizations).to.deep.equal({ archived: 1, restored: 1 });
+        expect(report.upgradedWith).to.deep.equal([MIGRATIONS.at(-1)!.name]);
       }
     });
   });
 
   describe('the dashboard download (POST /api/v1/backup)', () => {
-    const harnesses: TestControlPlane[] = [];
-    after(async () => {
-      for (const cp of harnesses) await cp.stop();
-    });
 
     // A database of its own: the installation must hold exactly the organizations made here.
     it('streams an archive to someone who owns every organization, and to nobody else', async () => {

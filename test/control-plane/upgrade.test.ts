@@ -18,18 +18,9 @@ import { startLoopbackTarget, type LoopbackTarget } from '../fixtures/upgrade/lo
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { poll } from '../support/poll.js';
 import { isolatedDatabase, requireServerDatabase } from '../support/test-database.js';
+import { withClient } from '../support/sql.js';
 
 const FIXTURES = path.resolve('test/fixtures/upgrade');
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 function loadDump(url: string, file: string): void {
   const run = spawnSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', path.join(FIXTURES, file)], { encoding: 'utf8', timeout: 30_000 });

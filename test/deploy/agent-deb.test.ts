@@ -2,7 +2,8 @@
 // installed into a throwaway root with dpkg --root (chrootless scripts, DPKG_ROOT), its unit
 // verified by systemd, the installed agent run as the unit runs it (its own Node.js, its
 // system user, CAP_NET_RAW alone) against a real control plane, upgraded, removed and purged.
-// The steps of the lifecycle run in order on one root.
+// The steps of the lifecycle run in order on one root. Slow (it builds the package): it runs only
+// with OUTPOST_PACKAGE_TESTS=1 (`npm run test:packages`, a step of its own in .ci/run).
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import http from 'node:http';
@@ -13,7 +14,7 @@ import { expect } from 'chai';
 import type { TestUser } from '../support/api-client.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { poll } from '../support/poll.js';
-import { peerBinary, requireCapability } from '../fixtures/peers/require-peer.js';
+import { peerBinary, requireCapability, requirePackageTests } from '../fixtures/peers/require-peer.js';
 
 const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 const deb = path.resolve(`dist/agent-package/outpost-agent_${version}_amd64.deb`);
@@ -58,6 +59,7 @@ describe('deploy: the agent as a Debian package', function () {
 
   before(function () {
     this.timeout(900_000);
+    requirePackageTests(this, 'builds the package (a minute)');
     requireCapability(this, process.getuid?.() === 0 ? null : 'installing a package into a root and switching users need root');
     for (const [binary, pkg] of [['/usr/bin/dpkg-deb', 'dpkg'], ['/usr/bin/systemd-analyze', 'systemd'], ['/usr/bin/setpriv', 'util-linux'], ['/usr/bin/unshare', 'util-linux'], ['/usr/sbin/useradd', 'passwd']] as const) peerBinary(binary, pkg, this);
     // Built once per content: --reuse keeps a .deb made from the same inputs; --fast only

@@ -4,7 +4,7 @@
 // of the test (both containers on the host's network, so every address is loopback); the data
 // kept across a restart of the control plane's container, and both exiting 0 on SIGTERM.
 // Slow (it builds the images; a first build also bootstraps Debian): it runs only with
-// OUTPOST_CONTAINER_TEST=1, as a step of its own in .ci/run, not in `npm test`.
+// OUTPOST_PACKAGE_TESTS=1 (`npm run test:packages`, a step of its own in .ci/run), not in `npm test`.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -18,6 +18,7 @@ import { freePort } from '../fixtures/peers/net-fixtures.js';
 import { HOST_NETWORK_FLAGS, makePodmanCommand, type PodmanCommand } from '../fixtures/peers/podman-command.js';
 import { peerBinary, requireCapability } from '../fixtures/peers/require-peer.js';
 import { settingNames, type ComposeFile } from './compose-checks.js';
+import { requirePackageTests } from '../fixtures/peers/require-peer.js';
 
 const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 const CONTROL_PLANE = `localhost/outpost-control-plane:${version}`;
@@ -59,10 +60,7 @@ describe('deploy: the container images', function () {
 
   before(function () {
     this.timeout(1_800_000);
-    if (process.env.OUTPOST_CONTAINER_TEST !== '1') {
-      console.log('      skipped: builds the images (minutes); set OUTPOST_CONTAINER_TEST=1 (.ci/run runs it as its own step)');
-      this.skip();
-    }
+    requirePackageTests(this, 'builds the images (minutes)');
     requireCapability(this, process.getuid?.() === 0 ? null : 'building a Debian root and running podman need root');
     for (const [binary, pkg] of [['/usr/bin/podman', 'podman'], ['/usr/sbin/debootstrap', 'debootstrap'], ['/usr/bin/unshare', 'util-linux']] as const) peerBinary(binary, pkg, this);
     engine = makePodmanCommand();
