@@ -17,6 +17,7 @@ import { backupToFile, restoreFromFile } from '../../control-plane/src/features/
 import { MIGRATIONS } from '../../control-plane/src/db/migrations/index.js';
 import { writeBackup } from '../../control-plane/src/features/backup/write-backup.js';
 import { createLogger } from '../../control-plane/src/logger.js';
+import { resolveSecrets } from '../../control-plane/src/secrets.js';
 import { checkSchema, inspectArchive } from '../../control-plane/src/features/backup/restore-backup.js';
 import { freePort } from '../fixtures/peers/net-fixtures.js';
 import { ApiClient, type TestUser } from '../support/api-client.js';
@@ -209,7 +210,13 @@ describe('admin backup, restore and migrate-database', function () {
       const dataDir = tempDir('refusals');
       const into = configFor({ DATA_DIR: dataDir, DATABASE_URL: url });
       await restoreFromFile(into, { from: archive, passphrase: PASSPHRASE });
-      expect(await refusal(() => restoreFromFile(into, { from: archive, passphrase: PASSPHRASE }))).to.match(/the target database is not empty \(.*users/);
+      // Refused, it leaves the keys of the DATA_DIR it was given as they were.
+      const untouched = tempDir('untouched');
+      const kept = resolveSecrets(untouched, {});
+      expect(await refusal(() => restoreFromFile(configFor({ DATA_DIR: untouched, DATABASE_URL: url }), { from: archive, passphrase: PASSPHRASE }))).to.match(/the target database is not empty \(.*users/);
+      expect(resolveSecrets(untouched, {})).to.deep.include({ jwtSecret: kept.jwtSecret, agentToken: kept.agentToken });
+      expect(readFileSync(path.join(untouched, 'data-keys'), 'utf8')).to.contain(kept.dataKeys.current().key.toString('base64'));
+      expect(readFileSync(path.join(untouched, 'data-keys'), 'utf8').trim().split('\n')).to.have.length(2);
       expect(await refusal(() => restoreFromFile(configFor({ DATA_DIR: tempDir('wrong'), DATABASE_URL: url }), { from: archive, passphrase: 'not the passphrase at all' }))).to.match(/passphrase does not open/);
 
       const lines = readLines(archive);

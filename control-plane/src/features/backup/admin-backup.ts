@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { AGENT_VERSION as OUTPOST_VERSION } from '../../../../agent/src/version.js';
 import type { Config } from '../../config.js';
-import { keysInFile, prependKeysToFile } from '../../crypto/keyring.js';
+import { keyringFromKeys, keysInFile, prependKeysToFile } from '../../crypto/keyring.js';
 import { createSecretBox } from '../../crypto/secret-box.js';
 import { openDatabase } from '../../db/database.js';
 import { MIGRATIONS } from '../../db/migrations/index.js';
@@ -18,7 +18,7 @@ import { countUnreadableSecrets } from '../secrets/reseal-secrets.js';
 import { createSealedValuesRepository } from '../secrets/sealed-values.repository.js';
 import { issueAdminToken } from './admin-token.js';
 import { ArchiveError, type TableSummary } from './archive-format.js';
-import { openKeys, sealKeys } from './backup-keys.js';
+import { openKeys, sealKeys, type BackupKeys } from './backup-keys.js';
 import { checkEmpty, checkNotRunning, checkSchema, inspectArchive, loadArchive } from './restore-backup.js';
 import { findRunningControlPlane } from './running-marker.js';
 import { writeBackup } from './write-backup.js';
@@ -127,18 +127,14 @@ export interface RestoreOptions {
 export async function restoreFromFile(config: Config, options: RestoreOptions): Promise<RestoreReport> {
   const facts = await inspectArchive(options.from);
   checkSchema(facts.header, MIGRATIONS.map((m) => m.name));
-  const warnings: string[] = [];
-  let keys: RestoreReport['keys'] = 'already configured';
-  if (facts.keys) {
-    if (options.passphrase === undefined) throw new AdminRefusal('this backup holds its keys sealed with a passphrase: give it with --passphrase-file');
-    const opened = openKeys(facts.keys, options.passphrase);
-    warnings.push(...installKeys(config, opened));
-    keys = 'from the backup';
-  }
+  if (facts.keys && options.passphrase === undefined) throw new AdminRefusal('this backup holds its keys sealed with a passphrase: give it with --passphrase-file');
+  const opened = facts.keys ? openKeys(facts.keys, options.passphrase!) : undefined;
   const targetUrl = options.targetUrl ?? config.databaseUrl;
-  const restore = (url: string | undefined) => restoreInto(config, url, options.from, facts);
+  const restore = (url: string | undefined) => restoreInto(config, url, options.from, facts, opened);
   const result = targetUrl ? await restore(targetUrl) : await withEmptyEmbedded(config.dataDir, () => restore(undefined));
-  return { ...result, keys, warnings };
+  // Only once the rows are in: a refused restore must leave DATA_DIR's keys as they were.
+  const warnings = opened ? installKeys(config, opened) : [];
+  return { ...result, keys: opened ? 'from the backup' : 'already configured', warnings };
 }
 
 /** The embedded database of DATA_DIR may be new or made by a first start, but no control plane may run on it. */
@@ -148,7 +144,7 @@ async function withEmptyEmbedded<T>(dataDir: string, work: () => Promise<T>): Pr
 }
 
 /** Writes the archive's keys into DATA_DIR, or says where configured ones differ from them. */
-function installKeys(config: Config, keys: ReturnType<typeof openKeys>): string[] {
+function installKeys(config: Config, keys: BackupKeys): string[] {
   const warnings: string[] = [];
   if (config.dataEncryptionKeys) {
     const missing = keys.dataKeys.filter((k) => !config.dataEncryptionKeys!.some((c) => c.id === k.id));
@@ -165,7 +161,7 @@ function installKeys(config: Config, keys: ReturnType<typeof openKeys>): string[
   return warnings;
 }
 
-async function restoreInto(config: Config, url: string | undefined, file: string, facts: Awaited<ReturnType<typeof inspectArchive>>): Promise<Omit<RestoreReport, 'keys' | 'warnings'>> {
+async function restoreInto(config: Config, url: string | undefined, file: string, facts: Awaited<ReturnType<typeof inspectArchive>>, opened: BackupKeys | undefined): Promise<Omit<RestoreReport, 'keys' | 'warnings'>> {
   const archived = facts.header.migrations;
   const logger = createLogger('error');
   const probe = url ? await connect(url) : undefined;
@@ -205,8 +201,10 @@ async function restoreInto(config: Config, url: string | undefined, file: string
     } finally {
       await check.end().catch(() => undefined);
     }
+    // The keys the installation will have: the backup's (installed after this) before those already there.
     const secrets = resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, agentToken: config.agentToken, dataKeys: config.dataEncryptionKeys });
-    const counted = await countUnreadableSecrets(createSealedValuesRepository(db.em), createSecretBox(secrets.dataKeys, secrets.jwtSecret));
+    const box = opened ? createSecretBox(keyringFromKeys([...opened.dataKeys, ...keyringKeys(config)]), opened.jwtSecret) : createSecretBox(secrets.dataKeys, secrets.jwtSecret);
+    const counted = await countUnreadableSecrets(createSealedValuesRepository(db.em), box);
     return { tables, secrets: counted, upgradedWith: pendingBefore };
   } finally {
     await db.close();
