@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { loadFile } from '../../cli/src/config-as-code/load-file.js';
 import { globToRe2 } from '../../cli/src/importers/gatus-conditions.js';
 import { parseGoDuration } from '../../cli/src/importers/go-duration.js';
 import type { TestUser } from '../support/api-client.js';
 import { runCli, type CliRun } from '../support/cli-process.js';
+import { loadImported as loadImportedFile, variablesOf } from '../support/imported-file.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { poll } from '../support/poll.js';
 
@@ -23,22 +23,8 @@ const fixture = (name: string) => path.join(FIXTURES, name);
 
 const importGatus = (file: string, ...flags: string[]) => runCli(['import', 'gatus', file, ...flags], {});
 
-/** The variables the report lists, from the lines after its heading. */
-function variablesOf(stderr: string): string[] {
-  const lines = stderr.split('\n');
-  const from = lines.findIndex((l) => l.startsWith('Set these environment variables'));
-  if (from < 0) return [];
-  return lines
-    .slice(from + 1)
-    .map((l) => /^ {2}([A-Z_][A-Z0-9_]*) /.exec(l)?.[1])
-    .filter((v): v is string => v !== undefined);
-}
-
-/** The produced file through the CLI's own reader, each variable set as `outpost apply` would need. */
-function loadImported(run: CliRun) {
-  const env = Object.fromEntries(variablesOf(run.stderr).map((v) => [v, v === 'REDIS_HOST' ? 'redis.internal' : `value-of-${v}`]));
-  return loadFile(run.stdout, 'imported.yaml', env).file;
-}
+/** The produced file with each variable set; the Redis host is read as a host name. */
+const loadImported = (run: CliRun) => loadImportedFile(run, (v) => (v === 'REDIS_HOST' ? 'redis.internal' : undefined));
 
 /** The row of that name (any: the tests read the written YAML as well as the loaded file). */
 const byName = (rows: { name: string }[], name: string): any => {

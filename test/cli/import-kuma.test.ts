@@ -10,31 +10,17 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
-import { loadFile } from '../../cli/src/config-as-code/load-file.js';
 import { parseConnection } from '../../cli/src/importers/kuma-connection.js';
 import { jsonataToJsonPath } from '../../cli/src/importers/kuma-json-query.js';
 import { wallClockToIso } from '../../cli/src/importers/kuma-maintenance.js';
 import type { TestUser } from '../support/api-client.js';
 import { runCli, type CliRun } from '../support/cli-process.js';
+import { loadImported, variablesOf } from '../support/imported-file.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { poll } from '../support/poll.js';
 
 const fixture = (name: string) => path.join('test/fixtures/kuma', name);
 const importKuma = (file: string, ...flags: string[]) => runCli(['import', 'kuma', file, ...flags], {});
-
-/** The variables the report lists, from the lines after its heading. */
-function variablesOf(stderr: string): string[] {
-  const lines = stderr.split('\n');
-  const from = lines.findIndex((l) => l.startsWith('Set these environment variables'));
-  if (from < 0) return [];
-  return lines
-    .slice(from + 1)
-    .map((l) => /^ {2}([A-Z_][A-Z0-9_]*) /.exec(l)?.[1])
-    .filter((v): v is string => v !== undefined);
-}
-
-/** The produced file through the CLI's own reader, each variable set as `outpost apply` would need. */
-const loadImported = (run: CliRun) => loadFile(run.stdout, 'imported.yaml', Object.fromEntries(variablesOf(run.stderr).map((v) => [v, `value-of-${v}`]))).file;
 
 /** Every "kuma-secret-NNNN" the fixture holds (the marker the fixtures' secrets carry). */
 const secretsIn = (file: string) => [...new Set(readFileSync(fixture(file), 'latin1').match(/kuma-secret-\d{4}/g) ?? [])];

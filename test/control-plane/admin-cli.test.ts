@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { expect } from 'chai';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
+import { runAdmin } from '../support/admin-process.js';
 import { sql } from '../support/sql.js';
 import { testDatabase } from '../support/test-database.js';
 
@@ -15,14 +14,8 @@ describe('admin cli', function () {
 
   // Asynchronous on purpose: the embedded test database is served by this very process.
   const admin = async (...args: string[]) => {
-    const env = { ...process.env, DATABASE_URL: (await testDatabase()).url, LOG_LEVEL: 'silent' };
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('control-plane/src/admin-cli.ts'), ...args], { env, timeout: 30_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return { status, stdout, stderr };
+    const run = await runAdmin({ DATABASE_URL: (await testDatabase()).url }, ...args);
+    return { status: run.code, stdout: run.stdout, stderr: run.stderr };
   };
 
   it('sets the plan of an organization by slug, lifting the free cap', async () => {

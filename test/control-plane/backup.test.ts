@@ -2,7 +2,6 @@
 // command as its own process beside a real control plane (on the embedded database, which only
 // that process may open, and on PostgreSQL), an agent reporting throughout, archives restored
 // into new PostgreSQL databases and fresh embedded data folders, and the refusals.
-import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,31 +23,13 @@ import { ApiClient, type TestUser } from '../support/api-client.js';
 import { startAgentProcess, type AgentProcess } from '../support/agent-process.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane-harness.js';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../support/control-plane-process.js';
+import { runAdmin as admin } from '../support/admin-process.js';
 import { poll } from '../support/poll.js';
 import { sql } from '../support/sql.js';
 import { isolatedDatabase, requireServerDatabase } from '../support/test-database.js';
 
 const PASSPHRASE = 'correct horse battery staple';
 const TOKEN = 's3cret-bearer';
-
-interface AdminRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npm run admin -- ARGS` as its own process with the control plane's configuration `env`. */
-function admin(env: Record<string, string | undefined>, ...args: string[]): Promise<AdminRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('control-plane/src/admin-cli.ts'), ...args], {
-    env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: undefined, ...env },
-    timeout: 120_000,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
 
 /** Answers 200 to the right bearer token and 401 otherwise; counts the checks it answered. */
 async function startTarget(): Promise<{ url: string; answered: () => number; stop(): Promise<void> }> {

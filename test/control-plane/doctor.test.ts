@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -17,6 +16,7 @@ import { checkTlsFiles } from '../../control-plane/src/features/doctor/tls-files
 import { createLogger } from '../../control-plane/src/logger.js';
 import { createTestCa, daysFromNow, type KeyPair, type TestCa } from '../fixtures/peers/test-ca.js';
 import { startSmtpSink } from '../fixtures/smtp-sink.js';
+import { runAdmin } from '../support/admin-process.js';
 import { sql } from '../support/sql.js';
 import { testDatabase } from '../support/test-database.js';
 
@@ -53,14 +53,8 @@ describe('admin doctor', function () {
 
   // Asynchronous on purpose: the embedded test database is served by this very process.
   const doctor = async (env: Record<string, string>, ...args: string[]) => {
-    const fullEnv = { ...process.env, DATABASE_URL: (await testDatabase()).url, DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '2', CHECK_RETENTION_DAYS: '3650', ...env };
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('control-plane/src/admin-cli.ts'), 'doctor', ...args], { env: fullEnv, timeout: 30_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return { status, stdout, stderr };
+    const run = await runAdmin({ DATABASE_URL: (await testDatabase()).url, DATA_DIR: dir, DATABASE_POOL_SIZE: '2', CHECK_RETENTION_DAYS: '3650', ...env }, 'doctor', ...args);
+    return { status: run.code, stdout: run.stdout, stderr: run.stderr };
   };
 
   describe('the command', () => {

@@ -2,7 +2,7 @@
 // neither MikroORM's migrator (with umzug and its command-line parser) nor the migrations: once
 // loaded they stay resident, some 9 MB of an otherwise idle control plane.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { loadMigrations, MIGRATIONS } from './migrations/index.js';
+import { compareMigrations, loadMigrations } from './migrations/index.js';
 
 /** A database migrated by a newer build: this one would start, then fail on what it does not know. */
 export class NewerDatabaseError extends Error {}
@@ -16,8 +16,7 @@ async function appliedMigrations(orm: MikroORM): Promise<string[]> {
 
 /** The names of this build's migrations that the database `orm` is connected to has not applied, in order. */
 export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
-  const done = new Set(await appliedMigrations(orm));
-  return MIGRATIONS.map((m) => m.name).filter((name) => !done.has(name));
+  return compareMigrations(await appliedMigrations(orm)).pending;
 }
 
 /**
@@ -27,13 +26,10 @@ export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
  * statement names).
  */
 export async function migrate(orm: MikroORM, upTo?: string): Promise<void> {
-  const applied = new Set(await appliedMigrations(orm));
-  const ours = MIGRATIONS.map((m) => m.name);
-  const unknown = [...applied].filter((name) => !ours.includes(name));
+  const { pending, unknown } = compareMigrations(await appliedMigrations(orm));
   if (unknown.length > 0) {
     throw new NewerDatabaseError(`the database was migrated by a newer Outpost (migrations this build does not know: ${unknown.join(', ')}): run that version or a later one, or restore the backup taken before the upgrade`);
   }
-  const pending = ours.filter((name) => !applied.has(name));
   if (pending.length === 0 || (upTo !== undefined && !pending.includes(upTo))) return;
   const { Migrator } = await import('@mikro-orm/migrations');
   orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: await loadMigrations() });

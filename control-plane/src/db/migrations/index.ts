@@ -39,3 +39,13 @@ export const MIGRATIONS: readonly MigrationEntry[] = [
 export function loadMigrations(): Promise<MigrationObject[]> {
   return Promise.all(MIGRATIONS.map(async ({ name, load }) => ({ name, class: await load() })));
 }
+
+/**
+ * The migrations `known` (this build's, by default) beside those a database or a backup holds:
+ * the known ones it lacks, in order, and the ones only a newer build knows.
+ */
+export function compareMigrations(applied: readonly string[], known: readonly string[] = MIGRATIONS.map((m) => m.name)): { pending: string[]; unknown: string[] } {
+  const done = new Set(applied);
+  const ours = new Set(known);
+  return { pending: known.filter((name) => !done.has(name)), unknown: applied.filter((name) => !ours.has(name)) };
+}

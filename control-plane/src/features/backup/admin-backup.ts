@@ -11,9 +11,10 @@ import type { Config } from '../../config.js';
 import { keyringFromKeys, keysInFile, prependKeysToFile } from '../../crypto/keyring.js';
 import { createSecretBox } from '../../crypto/secret-box.js';
 import { openDatabase } from '../../db/database.js';
-import { MIGRATIONS } from '../../db/migrations/index.js';
+import { compareMigrations, MIGRATIONS } from '../../db/migrations/index.js';
 import { createLogger } from '../../logger.js';
 import { replaceKeptSecrets, resolveSecrets } from '../../secrets.js';
+import { readAppliedMigrations } from '../doctor/migrations.js';
 import { countUnreadableSecrets } from '../secrets/reseal-secrets.js';
 import { createSealedValuesRepository } from '../secrets/sealed-values.repository.js';
 import { issueAdminToken } from './admin-token.js';
@@ -178,44 +179,39 @@ async function restoreInto(config: Config, url: string | undefined, file: string
   // this version: a backup of an older schema needs one made by initdb instead.
   const current = archived.length === MIGRATIONS.length;
   const db = await openDatabase({ url, embeddedDataDir: config.dataDir, poolSize: 1, logger, migrateUpTo: archived.at(-1), ...(current ? {} : { embeddedTemplateDir: null }) });
+  let client: pg.Client | undefined;
   try {
-    const client = await connect(db.url);
-    let loaded: Record<string, number>;
-    try {
-      if (!probe) await refuseNewerTarget(client, archived);
-      await checkEmpty(client, Object.keys(facts.tables));
-      loaded = await loadArchive(client, file);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-    const pendingBefore = MIGRATIONS.map((m) => m.name).filter((name) => !archived.includes(name));
+    client = await connect(db.url);
+    if (!probe) await refuseNewerTarget(client, archived);
+    await checkEmpty(client, Object.keys(facts.tables));
+    const loaded = await loadArchive(client, file);
+    const pendingBefore = compareMigrations(archived).pending;
     await db.migrate();
     const tables: RestoreReport['tables'] = {};
-    const check = await connect(db.url);
-    try {
-      for (const [table, summary] of Object.entries(facts.tables)) {
-        const { rows } = await check.query<{ n: string }>(`select count(*) as n from "${table}"`);
-        tables[table] = { archived: summary.rows, restored: Number(rows[0]!.n) };
-        if (loaded[table] !== summary.rows) throw new ArchiveError(`${table}: ${loaded[table] ?? 0} rows loaded of ${summary.rows}`);
-      }
-    } finally {
-      await check.end().catch(() => undefined);
+    for (const [table, summary] of Object.entries(facts.tables)) {
+      if (loaded[table] !== summary.rows) throw new ArchiveError(`${table}: ${loaded[table] ?? 0} rows loaded of ${summary.rows}`);
+      const { rows } = await client.query<{ n: string }>(`select count(*) as n from "${table}"`);
+      tables[table] = { archived: summary.rows, restored: Number(rows[0]!.n) };
     }
-    // The keys the installation will have: the backup's (installed after this) before those already there.
-    const secrets = resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, agentToken: config.agentToken, dataKeys: config.dataEncryptionKeys });
-    const box = opened ? createSecretBox(keyringFromKeys([...opened.dataKeys, ...keyringKeys(config)]), opened.jwtSecret) : createSecretBox(secrets.dataKeys, secrets.jwtSecret);
-    const counted = await countUnreadableSecrets(createSealedValuesRepository(db.em), box);
+    const counted = await countUnreadableSecrets(createSealedValuesRepository(db.em), secretBoxAfterRestore(config, opened));
     return { tables, secrets: counted, upgradedWith: pendingBefore };
   } finally {
+    await client?.end().catch(() => undefined);
     await db.close();
   }
 }
 
+/** The keys the installation will have: the backup's (installed once the rows are in) before those already there. */
+function secretBoxAfterRestore(config: Config, opened: BackupKeys | undefined) {
+  if (opened) return createSecretBox(keyringFromKeys([...opened.dataKeys, ...keyringKeys(config)]), opened.jwtSecret);
+  const secrets = resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, agentToken: config.agentToken, dataKeys: config.dataEncryptionKeys });
+  return createSecretBox(secrets.dataKeys, secrets.jwtSecret);
+}
+
 /** A target already migrated past the archive (a newer version started on it) cannot take it. */
-async function refuseNewerTarget(sql: pg.Client, archived: string[]): Promise<void> {
-  const { rows: found } = await sql.query<{ present: boolean }>(`select to_regclass('mikro_orm_migrations') is not null as present`);
-  const { rows } = found[0]?.present ? await sql.query<{ name: string }>('select name from mikro_orm_migrations') : { rows: [] };
-  const ahead = rows.map((r) => r.name).filter((name) => !archived.includes(name));
+async function refuseNewerTarget(client: pg.Client, archived: string[]): Promise<void> {
+  const applied = await readAppliedMigrations(async (text, params) => (await client.query(text, params)).rows);
+  const ahead = compareMigrations(applied, archived).unknown;
   if (ahead.length > 0) {
     throw new AdminRefusal(`the target database is at a newer schema than the backup (${ahead.join(', ')}): restore into a database no newer control plane has started on (a new PostgreSQL database, or an empty DATA_DIR)`);
   }

@@ -2,6 +2,7 @@
 // the schema, then the load, all in one transaction, into the schema the archive was taken at;
 // the migrations that came after it run once the rows are in, as they would have on the
 // original database.
+import { compareMigrations } from '../../db/migrations/index.js';
 import { ArchiveError, readArchive, type ArchiveHeader, type SealedKeys, type TableSummary } from './archive-format.js';
 import { HISTORY_COLUMNS, insertableColumns, quoteIdent, RUNTIME_TABLES, type SqlClient } from './backup-tables.js';
 
@@ -25,7 +26,7 @@ export async function inspectArchive(file: string): Promise<ArchiveFacts> {
 
 /** Refuses an archive whose schema this build does not know (a newer version made it). */
 export function checkSchema(header: ArchiveHeader, known: readonly string[]): void {
-  const unknown = header.migrations.filter((name) => !known.includes(name));
+  const { unknown } = compareMigrations(header.migrations, known);
   if (unknown.length > 0) {
     throw new ArchiveError(`the backup was made by a newer version of Outpost (${header.version}; migrations this version does not have: ${unknown.join(', ')}): restore it with that version or a later one`);
   }

@@ -1,5 +1,6 @@
 // Migrations this build knows that the database has not applied, and the reverse (a database
 // migrated by a newer build).
+import { compareMigrations } from '../../db/migrations/index.js';
 import { fail, ok, type CheckResult, type Sql } from './check.js';
 
 /** MikroORM's default table, which openDatabase keeps. */
@@ -12,10 +13,7 @@ export async function readAppliedMigrations(sql: Sql): Promise<string[]> {
 }
 
 export function checkMigrations(applied: readonly string[], known: readonly string[]): CheckResult {
-  const done = new Set(applied);
-  const pending = known.filter((name) => !done.has(name));
-  const ours = new Set(known);
-  const unknown = applied.filter((name) => !ours.has(name));
+  const { pending, unknown } = compareMigrations(applied, known);
   if (unknown.length > 0) {
     return fail('migrations', `the database has ${unknown.length} migration(s) this build does not know (${unknown.join(', ')})`, 'Run the control plane release that migrated this database, or a newer one.');
   }
