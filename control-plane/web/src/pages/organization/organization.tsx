@@ -31,8 +31,8 @@ export default function OrganizationPage() {
           </>
         )}
       </section>
-      <YourOrganizations />
       {isOwner && <Backup />}
+      <YourOrganizations />
     </Page>
   );
 }
