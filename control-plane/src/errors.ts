@@ -4,6 +4,8 @@
 export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'UNAUTHENTICATED'
+  /** A status page whose access is password, asked for without the cookie its password earns. */
+  | 'PASSWORD_REQUIRED'
   | 'FORBIDDEN'
   | 'PLAN_LIMIT_REACHED'
   | 'NOT_FOUND'

@@ -8,6 +8,7 @@ import { AppError, type ErrorCode } from '../errors.js';
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   UNAUTHENTICATED: 401,
+  PASSWORD_REQUIRED: 401,
   FORBIDDEN: 403,
   PLAN_LIMIT_REACHED: 403,
   NOT_FOUND: 404,

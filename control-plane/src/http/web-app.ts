@@ -36,7 +36,20 @@ export function defaultWebDir(): string {
   return join(dir, 'dist', 'web');
 }
 
-export function webApp(root: string) {
+/** The status page a document request shows: a custom domain's (told to the app by a meta tag) or a public page's title. */
+export type ShownPageLookup = (ctx: Context) => Promise<{ slug: string | null; title: string | null } | null>;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** index.html naming the status page it shows, so a custom domain's / renders that page and a page's tab carries its title. */
+function documentFor(index: Buffer, shown: { slug: string | null; title: string | null }): string {
+  let html = index.toString('utf8');
+  if (shown.title) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(shown.title)}</title>`);
+  if (shown.slug) html = html.replace('</head>', `  <meta name="outpost-status-page" content="${escapeHtml(shown.slug)}" />\n  </head>`);
+  return html;
+}
+
+export function webApp(root: string, shownPage?: ShownPageLookup) {
   const rootWithSep = root.endsWith(sep) ? root : root + sep;
   let indexHtml: Buffer | undefined;
 
@@ -85,6 +98,7 @@ export function webApp(root: string) {
     }
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = indexHtml;
+    const shown = await shownPage?.(ctx);
+    ctx.body = shown ? documentFor(indexHtml, shown) : indexHtml;
   };
 }

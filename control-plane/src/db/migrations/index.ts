@@ -33,6 +33,7 @@ export const MIGRATIONS: readonly MigrationEntry[] = [
   { name: '0020-quiet-alerting', load: async () => (await import('./0020-quiet-alerting.js')).Migration0020QuietAlerting },
   { name: '0021-recurring-maintenance', load: async () => (await import('./0021-recurring-maintenance.js')).Migration0021RecurringMaintenance },
   { name: '0022-agent-sightings', load: async () => (await import('./0022-agent-sightings.js')).Migration0022AgentSightings },
+  { name: '0023-status-page-communication', load: async () => (await import('./0023-status-page-communication.js')).Migration0023StatusPageCommunication },
 ];
 
 /** The migrations as MikroORM's migrator takes them, their modules loaded. */

@@ -6,6 +6,9 @@ interface WindowFields {
   name: string;
   /** Empty: every service of the organization. */
   serviceIds: string[];
+  /** The status pages that announce it. */
+  statusPageIds: string[];
+  announceHoursBefore: number;
 }
 
 export type NewWindow = { id: string; organizationId: string } & WindowFields & WindowTiming;
@@ -19,9 +22,13 @@ export interface MaintenanceRepository {
   delete(id: string): Promise<void>;
   /** The windows of each organization open at `at`, read inside the ingest transaction. */
   activeFor(tx: Tx, organizationIds: string[], at: Date): Promise<Map<string, MaintenanceWindow[]>>;
+  /** The windows a status page announces. */
+  forPage(statusPageId: string): Promise<MaintenanceWindow[]>;
+  /** Every window announced on some status page (few: the announcement job reads them all). */
+  announced(tx?: Tx): Promise<MaintenanceWindow[]>;
 }
 
-const COLUMNS = 'id, organization_id, name, starts_at, ends_at, schedule, timezone, duration_minutes, service_ids, created_at, updated_at';
+const COLUMNS = 'id, organization_id, name, starts_at, ends_at, schedule, timezone, duration_minutes, service_ids, status_page_ids, announce_hours_before, created_at, updated_at';
 
 const timingParams = (w: WindowTiming) => [w.startsAt?.toISOString() ?? null, w.endsAt?.toISOString() ?? null, w.schedule, w.timezone, w.durationMinutes];
 
@@ -30,9 +37,9 @@ export function createMaintenanceRepository(em: () => EntityManager): Maintenanc
   return {
     async insert(w) {
       const [row] = await run(
-        `insert into maintenance_windows (id, organization_id, name, starts_at, ends_at, schedule, timezone, duration_minutes, service_ids)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb) returning ${COLUMNS}`,
-        [w.id, w.organizationId, w.name, ...timingParams(w), JSON.stringify(w.serviceIds)],
+        `insert into maintenance_windows (id, organization_id, name, starts_at, ends_at, schedule, timezone, duration_minutes, service_ids, status_page_ids, announce_hours_before)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?) returning ${COLUMNS}`,
+        [w.id, w.organizationId, w.name, ...timingParams(w), JSON.stringify(w.serviceIds), JSON.stringify(w.statusPageIds), w.announceHoursBefore],
       );
       return fromRow(row!);
     },
@@ -46,14 +53,21 @@ export function createMaintenanceRepository(em: () => EntityManager): Maintenanc
     },
     async update(id, w) {
       const [row] = await run(
-        `update maintenance_windows set name = ?, starts_at = ?, ends_at = ?, schedule = ?, timezone = ?, duration_minutes = ?, service_ids = ?::jsonb, updated_at = now()
+        `update maintenance_windows set name = ?, starts_at = ?, ends_at = ?, schedule = ?, timezone = ?, duration_minutes = ?, service_ids = ?::jsonb,
+                status_page_ids = ?::jsonb, announce_hours_before = ?, updated_at = now()
          where id = ? returning ${COLUMNS}`,
-        [w.name, ...timingParams(w), JSON.stringify(w.serviceIds), id],
+        [w.name, ...timingParams(w), JSON.stringify(w.serviceIds), JSON.stringify(w.statusPageIds), w.announceHoursBefore, id],
       );
       return fromRow(row!);
     },
     async delete(id) {
       await run('delete from maintenance_windows where id = ?', [id]);
+    },
+    async forPage(statusPageId) {
+      return (await run(`select ${COLUMNS} from maintenance_windows where status_page_ids @> ?::jsonb order by starts_at nulls last, created_at, id`, [JSON.stringify([statusPageId])])).map(fromRow);
+    },
+    async announced(tx) {
+      return (await run(`select ${COLUMNS} from maintenance_windows where status_page_ids <> '[]'::jsonb`, [], tx)).map(fromRow);
     },
     async activeFor(tx, organizationIds, at) {
       // SQL settles one-off windows; only the recurring windows of these organizations cost a
@@ -86,6 +100,8 @@ function fromRow(r: Record<string, unknown>): MaintenanceWindow {
     organizationId: String(r.organization_id),
     name: String(r.name),
     serviceIds: (r.service_ids ?? []) as string[],
+    statusPageIds: (r.status_page_ids ?? []) as string[],
+    announceHoursBefore: Number(r.announce_hours_before),
     createdAt: new Date(r.created_at as string),
     updatedAt: new Date(r.updated_at as string),
   };

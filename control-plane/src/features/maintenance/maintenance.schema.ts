@@ -31,7 +31,20 @@ const fields = {
   ends_at: timestamp('ends_at').meta({ description: 'A one-off window closes here (after starts_at)' }),
   // Empty: the window covers every service of the organization.
   service_ids: z.array(z.uuid({ message: 'each service id must be a UUID' })).max(1000).transform((ids) => [...new Set(ids)]),
+  status_page_ids: z
+    .array(z.uuid({ message: 'each status page id must be a UUID' }), { message: 'status_page_ids must be an array of status page ids' })
+    .max(100)
+    .transform((ids) => [...new Set(ids)])
+    .meta({ description: 'Status pages that announce the window: upcoming from announce_hours_before, in progress while open (its services shown under maintenance), then in their history; their subscribers hear when it is scheduled, starts and ends' }),
+  announce_hours_before: z
+    .number({ message: 'announce_hours_before must be an integer' })
+    .int('announce_hours_before must be an integer')
+    .min(0, 'announce_hours_before must be at least 0')
+    .max(8760, 'announce_hours_before must be at most 8760 (a year)')
+    .meta({ description: 'How long before each occurrence its status pages show it as upcoming (and subscribers hear it is scheduled)', example: 72 }),
 };
+
+export const DEFAULT_ANNOUNCE_HOURS = 72;
 
 type FormFields = { starts_at?: string | null; ends_at?: string | null; schedule?: string | null; timezone?: string | null; duration_minutes?: number | null };
 const ONE_OFF = ['starts_at', 'ends_at'] as const;
@@ -73,7 +86,13 @@ const formFields = {
 };
 
 export const CreateWindowInput = z
-  .strictObject({ name: fields.name, ...formFields, service_ids: fields.service_ids.default([]) })
+  .strictObject({
+    name: fields.name,
+    ...formFields,
+    service_ids: fields.service_ids.default([]),
+    status_page_ids: fields.status_page_ids.default([]),
+    announce_hours_before: fields.announce_hours_before.default(DEFAULT_ANNOUNCE_HOURS),
+  })
   .superRefine(checkForm(true))
   .refine(ordered, orderMessage);
 export type CreateWindowInput = z.infer<typeof CreateWindowInput>;
@@ -84,6 +103,8 @@ export const UpdateWindowInput = z
     name: fields.name.optional(),
     ...formFields,
     service_ids: fields.service_ids.optional(),
+    status_page_ids: fields.status_page_ids.optional(),
+    announce_hours_before: fields.announce_hours_before.optional(),
   })
   .superRefine(checkForm(false))
   .refine(ordered, orderMessage);
@@ -101,6 +122,8 @@ export function toWindowJson(w: MaintenanceWindow, now: Date) {
     timezone: w.timezone,
     duration_minutes: w.durationMinutes,
     service_ids: w.serviceIds,
+    status_page_ids: w.statusPageIds,
+    announce_hours_before: w.announceHoursBefore,
     active: occurrences[0] !== undefined && occurrences[0].startsAt <= now,
     next_occurrences: occurrences.map((o) => ({ starts_at: o.startsAt.toISOString(), ends_at: o.endsAt.toISOString() })),
     created_at: w.createdAt.toISOString(),
@@ -121,6 +144,8 @@ export const WindowJson = z
     timezone: z.string().nullable().meta({ description: 'The time zone of schedule; null for a one-off window' }),
     duration_minutes: z.int().nullable().meta({ description: 'How long each occurrence lasts; null for a one-off window' }),
     service_ids: z.array(z.uuid()).meta({ description: 'Empty: every service of the organization' }),
+    status_page_ids: z.array(z.uuid()),
+    announce_hours_before: z.int(),
     active: z.boolean().meta({ description: 'Whether an occurrence (or the one-off window) is open now: matching alerts are held' }),
     next_occurrences: z.array(Occurrence).max(LISTED_OCCURRENCES).meta({
       description: `The occurrences not yet ended, the one under way first, at most ${LISTED_OCCURRENCES}: a one-off window lists itself until it ends, then nothing`,

@@ -50,9 +50,13 @@ export function timingAfterUpdate(current: WindowTiming, input: UpdateWindowInpu
   return { startsAt, endsAt, schedule: null, timezone: null, durationMinutes: null };
 }
 
-export function createMaintenanceService(windows: MaintenanceRepository, access: OrganizationAccess, references: References) {
+/** `announcementsChanged`: a window's timing or pages changed; the announcement job looks again. */
+export function createMaintenanceService(windows: MaintenanceRepository, access: OrganizationAccess, references: References, announcementsChanged: () => void) {
   const checkServices = async (organizationId: string, ids: string[] | undefined) => {
     if (ids?.length && !(await references.servicesExist(organizationId, ids))) throw notFound('service');
+  };
+  const checkPages = async (organizationId: string, ids: string[] | undefined) => {
+    if (ids?.length && !(await references.statusPagesExist(organizationId, ids))) throw notFound('status page');
   };
   const findIn = async (organizationId: string, id: string) => {
     const found = await windows.find(organizationId, id);
@@ -70,14 +74,28 @@ export function createMaintenanceService(windows: MaintenanceRepository, access:
     async create(actor: Actor, input: CreateWindowInput): Promise<MaintenanceWindow> {
       const organizationId = await access.resolveWritable(actor);
       await checkServices(organizationId, input.service_ids);
-      return windows.insert({ id: randomUUID(), organizationId, name: input.name, serviceIds: input.service_ids, ...timingOf(input) });
+      await checkPages(organizationId, input.status_page_ids);
+      const created = await windows.insert({
+        id: randomUUID(), organizationId, name: input.name, serviceIds: input.service_ids, statusPageIds: input.status_page_ids, announceHoursBefore: input.announce_hours_before, ...timingOf(input),
+      });
+      announcementsChanged();
+      return created;
     },
     async update(actor: Actor, id: string, input: UpdateWindowInput): Promise<MaintenanceWindow> {
       const organizationId = await access.resolveWritable(actor);
       const current = await findIn(organizationId, id);
       await checkServices(organizationId, input.service_ids);
+      await checkPages(organizationId, input.status_page_ids);
       const timing = timingAfterUpdate(current, input);
-      return windows.update(id, { name: input.name ?? current.name, serviceIds: input.service_ids ?? current.serviceIds, ...timing });
+      const updated = await windows.update(id, {
+        name: input.name ?? current.name,
+        serviceIds: input.service_ids ?? current.serviceIds,
+        statusPageIds: input.status_page_ids ?? current.statusPageIds,
+        announceHoursBefore: input.announce_hours_before ?? current.announceHoursBefore,
+        ...timing,
+      });
+      announcementsChanged();
+      return updated;
     },
     async remove(actor: Actor, id: string): Promise<void> {
       const organizationId = await access.resolveWritable(actor);

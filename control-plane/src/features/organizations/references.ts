@@ -6,6 +6,8 @@ export interface References {
   channelsExist(organizationId: string, channelIds: string[]): Promise<boolean>;
   teamsExist(organizationId: string, teamIds: string[]): Promise<boolean>;
   policyExists(organizationId: string, policyId: string): Promise<boolean>;
+  alertExists(organizationId: string, alertId: string): Promise<boolean>;
+  statusPagesExist(organizationId: string, pageIds: string[]): Promise<boolean>;
 }
 
 export function createReferences(em: () => EntityManager): References {
@@ -23,5 +25,7 @@ export function createReferences(em: () => EntityManager): References {
     channelsExist: (org, ids) => allOwned('notification_channels', org, ids),
     teamsExist: (org, ids) => allOwned('teams', org, ids),
     policyExists: (org, id) => allOwned('escalation_policies', org, [id]),
+    alertExists: (org, id) => allOwned('alerts', org, [id]),
+    statusPagesExist: (org, ids) => allOwned('status_pages', org, ids),
   };
 }

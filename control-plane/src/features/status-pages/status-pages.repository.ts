@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { Tx } from '../../db/tx.js';
 import { AppError } from '../../errors.js';
 import type { ServiceStatus } from '../../../../shared/src/status.js';
+import type { PageAccess } from './status-pages.schema.js';
 
 export interface StatusPage {
   id: string;
@@ -11,13 +12,25 @@ export interface StatusPage {
   slug: string;
   title: string;
   description: string | null;
-  public: boolean;
+  access: PageAccess;
+  /** argon2 hash of the password of a page whose access is password. */
+  passwordHash: string | null;
+  ipAllowlist: string[];
+  customDomain: string | null;
+  autoIncidents: boolean;
+  groups: PageGroup[];
+  /** Every service shown, grouped ones included, in page order. */
   serviceIds: string[];
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type StatusPageFields = Pick<StatusPage, 'slug' | 'title' | 'description' | 'public' | 'serviceIds'>;
+export interface PageGroup {
+  name: string;
+  serviceIds: string[];
+}
+
+export type StatusPageFields = Omit<StatusPage, 'id' | 'organizationId' | 'createdAt' | 'updatedAt'>;
 
 export interface PageService {
   id: string;
@@ -43,6 +56,7 @@ export interface StatusPagesRepository {
   insert(page: { id: string; organizationId: string } & StatusPageFields): Promise<StatusPage>;
   find(organizationId: string, id: string): Promise<StatusPage | null>;
   findBySlug(slug: string): Promise<StatusPage | null>;
+  findByDomain(domain: string): Promise<StatusPage | null>;
   list(organizationId: string): Promise<StatusPage[]>;
   update(id: string, fields: StatusPageFields): Promise<StatusPage>;
   delete(id: string): Promise<void>;
@@ -53,6 +67,13 @@ export interface StatusPagesRepository {
 }
 
 const slugTaken = (slug: string) => new AppError('CONFLICT', `the status page slug "${slug}" is taken`);
+const domainTaken = (domain: string | null) => new AppError('CONFLICT', `the custom domain "${domain}" belongs to another status page`);
+
+const COLUMNS = ['slug', 'title', 'description', 'access', 'password_hash', 'ip_allowlist', 'custom_domain', 'auto_incidents', 'groups'];
+const values = (p: StatusPageFields) => [
+  p.slug, p.title, p.description, p.access, p.passwordHash, JSON.stringify(p.ipAllowlist), p.customDomain, p.autoIncidents,
+  JSON.stringify(p.groups.map((g) => ({ name: g.name, service_ids: g.serviceIds }))),
+];
 
 export function createStatusPagesRepository(em: () => EntityManager, transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>): StatusPagesRepository {
   const run = (sql: string, params: unknown[], tx: EntityManager = em()) => tx.execute<Record<string, unknown>[]>(sql, params);
@@ -71,11 +92,12 @@ export function createStatusPagesRepository(em: () => EntityManager, transaction
     );
   }
 
-  async function write<T>(slug: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  async function write<T>(p: StatusPageFields, work: (tx: Tx) => Promise<T>): Promise<T> {
     try {
       return await transaction(work);
     } catch (err) {
-      if (isUniqueViolation(err, 'status_pages_slug_key')) throw slugTaken(slug);
+      if (isUniqueViolation(err, 'status_pages_slug_key')) throw slugTaken(p.slug);
+      if (isUniqueViolation(err, 'status_pages_custom_domain_key')) throw domainTaken(p.customDomain);
       throw err;
     }
   }
@@ -87,20 +109,21 @@ export function createStatusPagesRepository(em: () => EntityManager, transaction
 
   return {
     async insert(p) {
-      await write(p.slug, async (tx) => {
-        await run('insert into status_pages (id, organization_id, slug, title, description, public) values (?, ?, ?, ?, ?, ?)', [p.id, p.organizationId, p.slug, p.title, p.description, p.public], tx);
+      await write(p, async (tx) => {
+        await run(`insert into status_pages (id, organization_id, ${COLUMNS.join(', ')}) values (?, ?, ${COLUMNS.map(() => '?').join(', ')})`, [p.id, p.organizationId, ...values(p)], tx);
         await replaceServices(tx, p.id, p.serviceIds);
       });
       return (await find('p.id = ?', [p.id]))!;
     },
     find: (organizationId, id) => find('p.id = ? and p.organization_id = ?', [id, organizationId]),
     findBySlug: (slug) => find('p.slug = ?', [slug]),
+    findByDomain: (domain) => find('p.custom_domain = ?', [domain]),
     async list(organizationId) {
       return (await run(`${select('p.organization_id = ?')} order by p.created_at, p.id`, [organizationId])).map(fromRow);
     },
     async update(id, p) {
-      await write(p.slug, async (tx) => {
-        await run('update status_pages set slug = ?, title = ?, description = ?, public = ?, updated_at = now() where id = ?', [p.slug, p.title, p.description, p.public, id], tx);
+      await write(p, async (tx) => {
+        await run(`update status_pages set ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = now() where id = ?`, [...values(p), id], tx);
         await replaceServices(tx, id, p.serviceIds);
       });
       return (await find('p.id = ?', [id]))!;
@@ -150,15 +173,25 @@ export function createStatusPagesRepository(em: () => EntityManager, transaction
 }
 
 function fromRow(r: Record<string, unknown>): StatusPage {
+  const serviceIds = json<string[]>(r.service_ids);
+  // A deleted service leaves the page (status_page_services cascades) and so its group.
+  const listed = new Set(serviceIds);
   return {
     id: String(r.id),
     organizationId: String(r.organization_id),
     slug: String(r.slug),
     title: String(r.title),
     description: (r.description as string | null) ?? null,
-    public: Boolean(r.public),
-    serviceIds: (typeof r.service_ids === 'string' ? JSON.parse(r.service_ids) : r.service_ids) as string[],
+    access: r.access as PageAccess,
+    passwordHash: (r.password_hash as string | null) ?? null,
+    ipAllowlist: json<string[]>(r.ip_allowlist),
+    customDomain: (r.custom_domain as string | null) ?? null,
+    autoIncidents: Boolean(r.auto_incidents),
+    groups: json<{ name: string; service_ids: string[] }[]>(r.groups).map((g) => ({ name: g.name, serviceIds: g.service_ids.filter((id) => listed.has(id)) })),
+    serviceIds,
     createdAt: new Date(r.created_at as string),
     updatedAt: new Date(r.updated_at as string),
   };
 }
+
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
