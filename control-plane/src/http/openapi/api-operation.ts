@@ -4,8 +4,11 @@ import { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'head';
 
-/** A success answer: a JSON schema, `null` for no body, plain text, or a file of that media type. */
-export type SuccessBody = z.ZodType | null | { text: string } | { file: string };
+/**
+ * A success answer: a JSON schema, `null` for no body, plain text, a file of that media type, or
+ * JSON that a query parameter may turn into a file (`format=csv`).
+ */
+export type SuccessBody = z.ZodType | null | { text: string } | { file: string } | { json: z.ZodType; orFile: string };
 
 export interface ApiOperation {
   method: HttpMethod;

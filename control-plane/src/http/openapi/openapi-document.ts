@@ -95,6 +95,7 @@ function successResponse(status: number, body: SuccessBody, schemaOf: (s: z.ZodT
   if (body === null) return { description };
   if (body instanceof z.ZodType) return { description, content: { 'application/json': { schema: schemaOf(body, 'output') } } };
   if ('file' in body) return { description, content: { [body.file]: { schema: { type: 'string', format: 'binary' } } } };
+  if ('json' in body) return { description, content: { 'application/json': { schema: schemaOf(body.json, 'output') }, [body.orFile]: { schema: { type: 'string', format: 'binary' } } } };
   return { description, content: { 'text/plain': { schema: { type: 'string', example: body.text } } } };
 }
 
