@@ -41,6 +41,8 @@ async function columns(client: pg.Client): Promise<Columns> {
  * null). A column a migration fills from other data (0016's heartbeats.expected_at) would be
  * listed apart; none of the fixtures predates such a column in a table with rows.
  */
+const DERIVED_COLUMNS = new Set(['status_pages.access']);
+
 async function addedColumnsOffDefault(client: pg.Client, before: Columns, after: Columns, counts: Record<string, number>): Promise<Record<string, number>> {
   const off: Record<string, number> = {};
   for (const [name, column] of after) {
@@ -48,6 +50,8 @@ async function addedColumnsOffDefault(client: pg.Client, before: Columns, after:
     if (before.has(name) || !counts[table]) continue;
     // A time of the migration (now()) or a sequence's next value is no fixed value to compare.
     if (column.default && /now\(\)|nextval\(/.test(column.default)) continue;
+    // Set from the column it replaces (migration 0023: public false became members).
+    if (DERIVED_COLUMNS.has(name)) continue;
     const expected = column.default ?? 'null';
     const { rows } = await client.query<{ n: string }>(`select count(*) as n from "${table}" where "${col}" is distinct from ${expected}`);
     off[name] = Number(rows[0]!.n);
@@ -224,6 +228,16 @@ describe('upgrades', () => {
       const page = await u.cp.api.get(`/status-pages/${STATUS_PAGE_SLUG}/public`);
       expect(page.status, page.text).to.equal(200);
       expect((page.body.services as { name: string }[]).map((s) => s.name)).to.have.members(['orders api', 'payments api', 'checkout']);
+    });
+
+    it('keeps a private status page private: members only', async () => {
+      const u = fixture.get();
+      const pages = (await u.cp.api.get('/status-pages', u.token)).body as { slug: string; access: string; public: boolean }[];
+      expect(pages.map((p) => [p.slug, p.access, p.public])).to.have.deep.members([
+        [STATUS_PAGE_SLUG, 'public', true],
+        ['acme-internal', 'members', false],
+      ]);
+      expect((await u.cp.api.get('/status-pages/acme-internal/public')).status).to.equal(404);
     });
   });
 
