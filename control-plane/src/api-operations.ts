@@ -19,7 +19,11 @@ import { orgSecretsOperations } from './features/org-secrets/org-secrets.routes.
 import { servicesOperations } from './features/services/services.routes.js';
 import { sslCertificatesOperations } from './features/ssl-certificates/ssl-certificates.routes.js';
 import { statusPagesOperations } from './features/status-pages/status-pages.routes.js';
+import { incidentsOperations } from './features/incidents/incidents.routes.js';
+import { subscribersOperations } from './features/subscribers/subscribers.routes.js';
 import { teamsOperations } from './features/teams/teams.routes.js';
+import { badgesOperations } from './features/badges/badges.routes.js';
+import { reportsOperations } from './features/reports/reports.routes.js';
 import { openApiOperations } from './http/openapi/openapi-routes.js';
 import type { ApiOperation } from './http/openapi/api-operation.js';
 
@@ -43,6 +47,10 @@ export const apiOperations: readonly ApiOperation[] = [
   ...heartbeatsOperations,
   ...sslCertificatesOperations,
   ...statusPagesOperations,
+  ...incidentsOperations,
+  ...subscribersOperations,
   ...backupOperations,
   ...teamsOperations,
+  ...badgesOperations,
+  ...reportsOperations,
 ];

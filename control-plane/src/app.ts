@@ -40,7 +40,17 @@ import { organizationRoutes } from './features/organizations/organization.routes
 import { profileRoutes } from './features/auth/profile.routes.js';
 import { heartbeatPingRoutes, heartbeatsRoutes } from './features/heartbeats/heartbeats.routes.js';
 import { publicStatusPageRoutes, statusPagesRoutes } from './features/status-pages/status-pages.routes.js';
+import { statusSite } from './features/status-pages/status-site.js';
+import { badgeTokenRoutes, publicBadgeRoutes } from './features/badges/badges.routes.js';
+import type { BadgesService } from './features/badges/badges.service.js';
+import { reportsRoutes } from './features/reports/reports.routes.js';
+import type { ReportSettingsService } from './features/reports/report-settings.service.js';
+import type { UptimeReportsService } from './features/reports/uptime-reports.service.js';
 import type { StatusPagesService } from './features/status-pages/status-pages.service.js';
+import { incidentsRoutes } from './features/incidents/incidents.routes.js';
+import type { IncidentsService } from './features/incidents/incidents.service.js';
+import { publicSubscriptionRoutes, subscribersRoutes } from './features/subscribers/subscribers.routes.js';
+import type { SubscribersService } from './features/subscribers/subscribers.service.js';
 import { teamsRoutes } from './features/teams/teams.routes.js';
 import type { TeamsService } from './features/teams/teams.service.js';
 import type { HeartbeatsService } from './features/heartbeats/heartbeats.service.js';
@@ -73,6 +83,11 @@ export interface AppDeps {
   heartbeats: HeartbeatsService;
   sslCertificates: SslCertificatesService;
   statusPages: StatusPagesService;
+  badges: BadgesService;
+  uptimeReports: UptimeReportsService;
+  reportSettings: ReportSettingsService;
+  incidents: IncidentsService;
+  subscribers: SubscribersService;
   teams: TeamsService;
   auth: AuthService;
   services: ServicesService;
@@ -110,7 +125,7 @@ export interface AppDeps {
 /** Every route under /api/v1; each one has its operation in api-operations.ts. */
 export function createApiRouter(deps: AppDeps): Router {
   const api = new Router({ prefix: '/api/v1' });
-  const publicRoutes = [healthRoutes(deps.pingDatabase), openApiRoutes(apiOperations), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages), backupRoutes(deps.backups, deps.verifyCredential, deps.isAdminToken)];
+  const publicRoutes = [healthRoutes(deps.pingDatabase), openApiRoutes(apiOperations), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages), publicSubscriptionRoutes(deps.subscribers), publicBadgeRoutes(deps.badges), backupRoutes(deps.backups, deps.verifyCredential, deps.isAdminToken)];
   // No allowedMethods() per router: nested routes are copied into this one, so the single
   // api.allowedMethods() of createApp answers 405/501 from the same matched routes, while each
   // router's own would be one more layer on every request (22 of them cost a tenth of a cheap GET).
@@ -134,7 +149,11 @@ export function createApiRouter(deps: AppDeps): Router {
     heartbeatsRoutes(deps.heartbeats),
     sslCertificatesRoutes(deps.sslCertificates),
     statusPagesRoutes(deps.statusPages),
+    incidentsRoutes(deps.incidents),
+    subscribersRoutes(deps.subscribers),
     teamsRoutes(deps.teams),
+    badgeTokenRoutes(deps.badges),
+    reportsRoutes(deps.uptimeReports, deps.reportSettings),
   ];
   const guarded = new Router();
   guarded.use(authenticate(deps.verifyCredential));
@@ -161,7 +180,9 @@ export function createApp(deps: AppDeps) {
   app.use(docsPage());
   // Before the dashboard, which answers every other GET outside /api.
   if (deps.metricsRoutes) app.use(deps.metricsRoutes.routes());
-  app.use(webApp(deps.webDir));
+  const site = statusSite(deps.statusPages);
+  app.use(site.middleware);
+  app.use(webApp(deps.webDir, site.shownPage));
   app.use(api.routes());
   app.use(api.allowedMethods());
 

@@ -107,7 +107,22 @@ import { createSealedValuesRepository } from './features/secrets/sealed-values.r
 import { createTeamsRepository } from './features/teams/teams.repository.js';
 import { createTeamsService } from './features/teams/teams.service.js';
 import { createStatusPagesRepository } from './features/status-pages/status-pages.repository.js';
+import { createBadgesRepository } from './features/badges/badges.repository.js';
+import { createBadgesService } from './features/badges/badges.service.js';
+import { monthlyReports } from './features/reports/monthly-reports.js';
+import { createReportSettingsRepository } from './features/reports/report-settings.repository.js';
+import { createReportSettingsService } from './features/reports/report-settings.service.js';
+import { createUptimeReportRepository } from './features/reports/uptime-report.repository.js';
+import { createUptimeReportsService } from './features/reports/uptime-reports.service.js';
+import { smtpTransport } from './features/notifications/senders/smtp-transport.js';
+import { emailNotConfigured } from './features/notifications/senders/email.js';
 import { createStatusPagesService } from './features/status-pages/status-pages.service.js';
+import { createPageAccess } from './features/status-pages/page-access.js';
+import { createIncidentsRepository } from './features/incidents/incidents.repository.js';
+import { createIncidentsService } from './features/incidents/incidents.service.js';
+import { maintenanceAnnouncements } from './features/maintenance/maintenance-announcements.js';
+import { createAnnouncementsRepository } from './features/maintenance/maintenance-announcements.repository.js';
+import { createSubscribersFeature } from './features/subscribers/subscribers-feature.js';
 import { createAgentGateway } from './grpc/agent-gateway.js';
 import type { Logger } from './logger.js';
 import { createControlPlaneMetrics } from './metrics/control-plane-metrics.js';
@@ -126,6 +141,8 @@ const RETENTION_INTERVAL_MS = 3_600_000;
 const DUE_TIMER_MAX_WAIT_MS = 60_000;
 /** How long ingested results may wait in the rollup backlog when nobody reads their rollups. */
 const ROLLUP_FOLD_INTERVAL_MS = 1_000;
+/** Wrong passwords of a status page from one address, per window. */
+const STATUS_PAGE_UNLOCK_LIMIT = { points: 10, windowSeconds: 900 };
 /** The watchdog reads every checked service each round: in tests with short job intervals, at most once a second. */
 const WATCHDOG_MIN_WAIT_MS = 1_000;
 
@@ -318,6 +335,32 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const upkeep = createReplicaUpkeep(lease, hub, relay, followers, logger);
 
   const historyRepo = settledHistory(createCheckHistoryRepository(db.em), rollups.settle);
+  const uptimeReports = createUptimeReportsService({ reports: createUptimeReportRepository(db.em), access, settle: rollups.settle, minuteRollupsSince: partitions.minuteRollupsSince, clock });
+  const reportSettingsRepo = createReportSettingsRepository(db.em);
+  const smtp = config.notifications.smtp && smtpTransport(config.notifications.smtp);
+  const monthlyReportJob = createDueTimer('monthly uptime reports', monthlyReports({ settings: reportSettingsRepo, reports: uptimeReports, mailer: smtp, clock, logger }), dueTimers);
+  const subscribers = createSubscribersFeature({
+    em: db.em, transaction: db.transaction, notifications: config.notifications, jwtSecret: secrets.jwtSecret,
+    limiters: sharedLimiters, limits: { perAddress: config.limits.subscriptions, perEmail: config.limits.subscriptionsPerEmail },
+    // The status pages service is made with appDeps below; asked only once requests arrive.
+    visiblePage: (slug, visitor) => appDeps.statusPages.visiblePage(slug, visitor),
+    access, retry: options.retry ?? DEFAULT_RETRY, clock, maxWaitMs: dueTimers.maxWaitMs, logger,
+  });
+  const subscriberNotifier = subscribers.notifier;
+  const announcementsRepo = createAnnouncementsRepository(db.em);
+  const announcementJob = createDueTimer(
+    'maintenance announcements',
+    maintenanceAnnouncements({ windows: maintenanceRepo, announcements: announcementsRepo, subscribers: subscriberNotifier, transaction: db.transaction, clock }),
+    dueTimers,
+  );
+  const statusPagesRepo = createStatusPagesRepository(db.em, db.transaction);
+  const incidentsRepo = createIncidentsRepository(db.em);
+  const pageAccess = createPageAccess({
+    signingKey: secrets.jwtSecret,
+    verifyCredential,
+    isMember: (actor, organizationId) => access.roleIn(actor, organizationId).then(() => true, () => false),
+    now: () => clock.now(),
+  });
   const appDeps = {
     logger,
     verifyCredential,
@@ -339,11 +382,19 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     services: createServicesService({ services: servicesRepo, dependencies: createDependenciesRepository(sql), overview: settledOverview(createServiceOverviewRepository(db.em), rollups.settle), access, secrets: secretBox, secretReferences: secretResolver, listener: serviceChanges, clock }),
     history: createHistoryService(historyRepo, () => clock.now()),
     teams: createTeamsService(teamsRepo, access),
-    statusPages: createStatusPagesService({ pages: createStatusPagesRepository(db.em, db.transaction), history: historyRepo, access, references, clock }),
+    badges: createBadgesService({ badges: createBadgesRepository(db.em), history: historyRepo, access, clock, publicUrl: config.notifications.publicUrl }),
+    uptimeReports,
+    reportSettings: createReportSettingsService({ settings: reportSettingsRepo, access, clock, emailUnavailable: smtp ? undefined : emailNotConfigured(config.notifications) }),
+    statusPages: createStatusPagesService({
+      pages: statusPagesRepo, history: historyRepo, incidents: incidentsRepo, maintenance: maintenanceRepo, endedMaintenance: announcementsRepo.ended, access, pageAccess, hasher,
+      unlockLimiter: sharedLimiters('status-page-unlock', STATUS_PAGE_UNLOCK_LIMIT), references, clock,
+    }),
+    incidents: createIncidentsService({ incidents: incidentsRepo, pages: statusPagesRepo, access, references, transaction: db.transaction, subscribers: subscriberNotifier, clock }),
+    subscribers: subscribers.service,
     rules: createRulesService({ rules: rulesRepo, access, rulesChanged: replication.rulesChanged, references }),
     alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, relay, wakeDispatcher, clock }),
     channels: createChannelsService({ channels: channelsRepo, access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications, messages }),
-    maintenance: createMaintenanceService(maintenanceRepo, access, references),
+    maintenance: createMaintenanceService(maintenanceRepo, access, references, () => announcementJob.nudge(clock.now())),
     silences: createSilencesService({ silences: silencesRepo, access, transaction: db.transaction, applier: silenceApplier, boundaryAt: silenceJob.nudge, wakeDispatcher, clock }),
     orgSecrets: createOrgSecretsService({ secrets: orgSecretsRepo, access, box: secretBox, findService: servicesRepo.findById, listener: serviceChanges }),
     escalation: createEscalationService(escalationRepo, access, references),
@@ -373,7 +424,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const resealLegacySecrets = () => resealSecrets(createSealedValuesRepository(db.em), secretBox, { onlyLegacy: true });
 
   return {
-    appDeps, gateway, hub, cluster, lease, followers, upkeep, dispatcher, escalationJob, heartbeatJob, retentionJob, rollups, rollupJob, reminderJob, silenceJob, watchdogJob,
-    resealLegacySecrets, scrapeMetrics,
+    appDeps, gateway, hub, cluster, lease, followers, upkeep, dispatcher, monthlyReportJob, announcementJob, escalationJob, heartbeatJob, retentionJob, rollups, rollupJob, reminderJob, silenceJob, watchdogJob,
+    resealLegacySecrets, scrapeMetrics, subscriberJob: subscribers.job,
   };
 }

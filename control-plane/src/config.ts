@@ -88,6 +88,8 @@ const ConfigSchema = z.object({
   REGISTRATION_RATE_LIMIT: rateLimit.prefault('10/10'),
   LOGIN_FAILURE_LIMIT: rateLimit.prefault('10/900'),
   LOGIN_ADDRESS_FAILURE_LIMIT: rateLimit.prefault('100/900'),
+  SUBSCRIBE_RATE_LIMIT: rateLimit.prefault('10/3600'),
+  SUBSCRIBE_EMAIL_RATE_LIMIT: rateLimit.prefault('3/3600'),
   HTTP_HEADERS_TIMEOUT_SECONDS: positiveInt('seconds').max(300).default(10),
   HTTP_REQUEST_TIMEOUT_SECONDS: positiveInt('seconds').max(3600).default(30),
   HTTP_MAX_CONNECTIONS_PER_CLIENT: positiveInt('connections').max(100_000).default(512),
@@ -102,6 +104,7 @@ const ConfigSchema = z.object({
   SMS_GATEWAY_USER: z.string().min(1).optional(),
   SMS_GATEWAY_PASSWORD: z.string().optional(),
   SMS_FROM: z.string().min(1).optional(),
+  SUBSCRIBER_WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
   PUBLIC_URL: z
     .url({ message: 'must be an http(s) URL', protocol: /^https?$/ })
     .refine((v) => !v.endsWith('/'), 'must not end with /')
@@ -188,6 +191,10 @@ export interface LimitSettings {
   readonly loginFailures: RateLimit | undefined;
   /** Failed logins per client address, whatever the account (password spraying). */
   readonly loginAddressFailures: RateLimit | undefined;
+  /** Status page subscriptions per client address. */
+  readonly subscriptions: RateLimit | undefined;
+  /** Status page subscriptions per e-mail address (each sends a confirmation mail). */
+  readonly subscriptionsPerEmail: RateLimit | undefined;
 }
 
 export interface NotificationSettings {
@@ -198,6 +205,8 @@ export interface NotificationSettings {
   readonly sms: { url: string; user?: string; password?: string; from?: string } | undefined;
   /** Where people open the dashboard: the links in chat messages point there. */
   readonly publicUrl: string;
+  /** Status page subscribers' webhooks may reach private, loopback and link-local addresses (an intranet's page). */
+  readonly subscriberWebhooksAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -252,6 +261,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       registrations: c.REGISTRATION_RATE_LIMIT,
       loginFailures: c.LOGIN_FAILURE_LIMIT,
       loginAddressFailures: c.LOGIN_ADDRESS_FAILURE_LIMIT,
+      subscriptions: c.SUBSCRIBE_RATE_LIMIT,
+      subscriptionsPerEmail: c.SUBSCRIBE_EMAIL_RATE_LIMIT,
     }),
     notifications: Object.freeze({
       smtp: c.SMTP_HOST
@@ -261,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       pagerEventsUrl: c.PAGER_EVENTS_URL,
       sms: c.SMS_GATEWAY_URL ? { url: c.SMS_GATEWAY_URL, user: c.SMS_GATEWAY_USER, password: c.SMS_GATEWAY_PASSWORD, from: c.SMS_FROM } : undefined,
       publicUrl: c.PUBLIC_URL ?? localUrl(c.HOST, c.PORT),
+      subscriberWebhooksAllowPrivate: c.SUBSCRIBER_WEBHOOKS_ALLOW_PRIVATE,
     }),
   });
 }

@@ -28,8 +28,14 @@ export interface RunningControlPlane {
   runReminders(): Promise<number>;
   /** Applies the silences starting or ending now (tests move the clock first). */
   runSilenceBoundaries(): Promise<number>;
+  /** Tells status page subscribers of maintenance that was announced, started or ended; answers how many notices. */
+  runMaintenanceAnnouncements(): Promise<number>;
+  /** Runs one round of the status page subscribers' outbox now; answers how many deliveries it tried. */
+  runSubscriberDeliveries(): Promise<number>;
   /** Runs one round of the watchdog of silent agents and stale services now (tests move the clock first). */
   runWatchdog(): Promise<number>;
+  /** Sends the monthly uptime reports due now (tests move the clock first). */
+  runMonthlyReports(): Promise<number>;
   /** Runs one round of heartbeat deadlines now (tests move the clock first). */
   runHeartbeatDeadlines(): Promise<number>;
   /** Runs one round of partition upkeep and retention now (tests). */
@@ -85,7 +91,10 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   parts.heartbeatJob.start();
   parts.reminderJob.start();
   parts.silenceJob.start();
+  parts.announcementJob.start();
+  parts.subscriberJob.start();
   parts.watchdogJob.start();
+  parts.monthlyReportJob.start();
   parts.rollupJob.start();
   const metricsUrl = metricsServer ? `http://${displayHost(config.metrics.address!.host)}:${metricsServer.port}/metrics` : `http://${displayHost(config.host)}:${httpPort}/metrics`;
   logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port, metricsUrl }, 'control plane listening');
@@ -105,7 +114,10 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     runHeartbeatDeadlines: () => parts.heartbeatJob.runOnce(),
     runReminders: () => parts.reminderJob.runOnce(),
     runSilenceBoundaries: () => parts.silenceJob.runOnce(),
+    runMaintenanceAnnouncements: () => parts.announcementJob.runOnce(),
+    runSubscriberDeliveries: () => parts.subscriberJob.runOnce(),
     runWatchdog: () => parts.watchdogJob.runOnce(),
+    runMonthlyReports: () => parts.monthlyReportJob.runOnce(),
     runRetention: () => parts.retentionJob.runOnce(),
     settleRollups: () => parts.rollups.settle(),
     async stop() {
@@ -127,7 +139,10 @@ export async function startControlPlane(config: Config, logger: Logger, options:
       await parts.heartbeatJob.stop();
       await parts.reminderJob.stop();
       await parts.silenceJob.stop();
+      await parts.announcementJob.stop();
+      await parts.subscriberJob.stop();
       await parts.watchdogJob.stop();
+      await parts.monthlyReportJob.stop();
       await parts.retentionJob.stop();
       await parts.rollupJob.stop();
       await parts.dispatcher.stop();

@@ -20,8 +20,11 @@ const MAX_BODY_BYTES = 1024 * 1024;
  */
 const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
 
-/** Heartbeat pings may carry any body (a job's log output); it is not read. */
-const ANY_BODY = /^\/api\/v1\/heartbeat\//;
+/**
+ * Bodies that are not read: heartbeat pings may carry anything (a job's log output), and a mail
+ * client's one-click unsubscribe (RFC 8058) posts a form.
+ */
+const ANY_BODY = /^\/api\/v1\/(heartbeat\/|subscriptions\/unsubscribe$)/;
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 export async function jsonBody(ctx: Context, next: Next): Promise<void> {

@@ -1,33 +1,19 @@
 // E-mail through SMTP (nodemailer). Without SMTP settings every e-mail delivery fails at
 // once, naming the missing settings, instead of retrying for an hour.
-import type { Transporter } from 'nodemailer';
 import type { NotificationSettings } from '../../../config.js';
 import { digestText } from '../message.js';
 import { truncate } from './truncate.js';
 import { SendError, type SendRequest, type Sender } from './sender.js';
+import { smtpTransport } from './smtp-transport.js';
 
 export function emailSender(settings: NotificationSettings): Sender {
-  const smtp = settings.smtp;
-  // nodemailer (about 650 KB of source, a few MB of heap) is loaded by the first e-mail, not
-  // by every control plane at start.
-  let transport: Promise<Transporter> | undefined;
+  const transport = settings.smtp && smtpTransport(settings.smtp);
   return async (request) => {
     const { config } = request;
-    if (!smtp) throw new SendError(emailNotConfigured(settings), null, true);
-    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
-      nodemailer.createTransport({
-        host: smtp.host,
-        port: smtp.port,
-        secure: smtp.secure,
-        auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 10_000,
-      }),
-    );
+    if (!transport) throw new SendError(emailNotConfigured(settings), null, true);
     const { subject, text } = emailContent(request);
     try {
-      await (await transport).sendMail({ from: smtp.from, to: String(config.to), subject, text });
+      await transport.send({ to: String(config.to), subject, text });
     } catch (err) {
       throw new SendError(`SMTP: ${(err as Error).message}`, (err as { responseCode?: number }).responseCode ?? null);
     }
