@@ -7,6 +7,7 @@ import { ErrorBoundary } from './ui/error-boundary';
 import { LiveProvider } from './live/live';
 import { tokenStore } from './session/token-store';
 import { Loading } from './ui/page';
+import { customDomainSlug } from './pages/public-status/custom-domain';
 
 const page = (load: () => Promise<{ default: ComponentType }>) => {
   const Component = lazy(load);
@@ -33,6 +34,9 @@ const SIGNED_IN_ROUTES: [string, ReactNode][] = [
   ['/locations', page(() => import('./pages/locations/locations'))],
   ['/locations/:name', page(() => import('./pages/locations/location'))],
   ['/status-pages', page(() => import('./pages/status-pages/status-pages'))],
+  ['/status-pages/:id', page(() => import('./pages/status-pages/status-page-detail'))],
+  ['/status-pages/:id/incidents/:incidentId', page(() => import('./pages/status-pages/incidents/incident-page'))],
+  ['/reports', page(() => import('./pages/reports/reports'))],
   ['/certificates', page(() => import('./pages/certificates/certificates'))],
   ['/teams', page(() => import('./pages/teams/teams'))],
   ['/members', page(() => import('./pages/members/members'))],
@@ -57,6 +61,7 @@ export function App() {
       <Route path="/sign-in" element={<Suspense fallback={loading}>{SignIn}</Suspense>} />
       <Route path="/create-account" element={<Suspense fallback={loading}>{CreateAccount}</Suspense>} />
       <Route path="/status/:slug" element={<Suspense fallback={loading}>{PublicStatus}</Suspense>} />
+      {customDomainSlug && <Route path="/" element={<Suspense fallback={loading}>{PublicStatus}</Suspense>} />}
       <Route
         path="*"
         element={

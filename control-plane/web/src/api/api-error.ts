@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly details: FieldProblem[] = [],
+    /** The API's machine-readable reason, when it gives one (e.g. PASSWORD_REQUIRED). */
+    readonly code?: string,
   ) {
     super(message);
   }

@@ -21,12 +21,21 @@ function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-/** A file the API answers (a backup): its bytes and the name it suggests; failures as apiRequest's. */
-export async function apiDownload(path: string, body: unknown = {}): Promise<{ blob: Blob; filename: string }> {
+/**
+ * A file the API answers (a backup, a CSV export): its bytes and the name it suggests;
+ * failures as apiRequest's. A body makes it a POST, else a GET; `filename` when none is suggested.
+ */
+export async function apiDownload(path: string, request: { body?: unknown; query?: Query; filename: string }): Promise<{ blob: Blob; filename: string }> {
   const token = tokenStore.current()?.token;
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   let response: Response;
   try {
-    response = await fetch(`/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    response = await fetch(
+      `/api/v1${withQuery(path, request.query)}`,
+      request.body === undefined
+        ? { headers: auth }
+        : { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(request.body) },
+    );
   } catch {
     throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.');
   }
@@ -35,11 +44,20 @@ export async function apiDownload(path: string, body: unknown = {}): Promise<{ b
     if (response.status === 401 && token) tokenStore.expire('Your session has ended. Sign in again.');
     throw new ApiError(response.status, typeof error?.error === 'string' ? error.error : `The server answered ${response.status}.`);
   }
-  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'outpost-backup.ndjson.gz';
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? request.filename;
   return { blob: await response.blob(), filename };
 }
 
-export async function apiRequest<T>(method: string, path: string, options: { query?: Query; body?: unknown; token?: string | null } = {}): Promise<ApiResponse<T>> {
+interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** null: send no token; undefined: the signed-in person's. */
+  token?: string | null;
+  /** A 401 answers for this request only (a public page's password), not for the session. */
+  keepSession?: boolean;
+}
+
+export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const token = options.token === undefined ? tokenStore.current()?.token : options.token;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
@@ -64,10 +82,10 @@ export async function apiRequest<T>(method: string, path: string, options: { que
     }
   }
   if (!response.ok) {
-    const error = body as { error?: string; details?: FieldProblem[] } | null;
+    const error = body as { error?: string; details?: FieldProblem[]; code?: string } | null;
     const message = typeof error?.error === 'string' ? error.error : `The server answered ${response.status}.`;
-    if (response.status === 401 && token) tokenStore.expire('Your session has ended. Sign in again.');
-    throw new ApiError(response.status, message, Array.isArray(error?.details) ? error.details : []);
+    if (response.status === 401 && token && !options.keepSession) tokenStore.expire('Your session has ended. Sign in again.');
+    throw new ApiError(response.status, message, Array.isArray(error?.details) ? error.details : [], typeof error?.code === 'string' ? error.code : undefined);
   }
   return { body: body as T, headers: response.headers };
 }

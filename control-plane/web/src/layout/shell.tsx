@@ -15,6 +15,7 @@ const NAVIGATION: { group: string; links: { to: string; label: string }[] }[] = 
       { to: '/certificates', label: 'SSL certificates' },
       { to: '/agents', label: 'Agents' },
       { to: '/locations', label: 'Locations' },
+      { to: '/reports', label: 'Reports' },
     ],
   },
   {

@@ -9,6 +9,7 @@ import type { Alert } from '../../api/types';
 import { useOrg, useSession } from '../../session/session';
 import { formatAgo, formatDateTime } from '../../ui/format';
 import { Deliveries } from './deliveries';
+import { OpenIncidentButton } from './open-incident';
 import { SilencedNote, SnoozeMenu } from './snooze';
 
 const STATUS_TEXT: Record<Alert['status'], string> = { firing: 'Firing', acknowledged: 'Acknowledged', resolved: 'Resolved' };
@@ -132,6 +133,7 @@ export function AlertCard({ alert, personName }: { alert: Alert; personName(user
           </button>
         )}
         {canWrite && alert.service_id && alert.status !== 'resolved' && !silenced && <SnoozeMenu alert={alert} serviceId={alert.service_id} />}
+        {canWrite && alert.service_id && <OpenIncidentButton alert={alert} serviceId={alert.service_id} />}
         <button type="button" aria-expanded={showDeliveries} aria-controls={`${titleId}-deliveries`} onClick={() => setShowDeliveries((v) => !v)}>
           {showDeliveries ? 'Hide deliveries' : 'Show deliveries'}
         </button>

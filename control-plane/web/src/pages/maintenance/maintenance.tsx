@@ -24,6 +24,7 @@ export default function MaintenancePage() {
   const { canWrite } = useSession();
   const windows = useResourceList<MaintenanceWindow>(MAINTENANCE_PATH);
   const services = useResourceList<Service>('/services', { sort: 'name' });
+  const statusPages = useResourceList<{ id: string; title: string }>('/status-pages', undefined, { enabled: canWrite });
   const remove = useDeleteResource(MAINTENANCE_PATH);
   const [editing, setEditing] = useState<MaintenanceWindow | 'new' | null>(null);
   const serviceName = (id: string) => services.data?.find((s) => s.id === id)?.name ?? 'a deleted service';
@@ -58,7 +59,7 @@ export default function MaintenancePage() {
         )}
       </QueryState>
       <Dialog title={editing === 'new' ? 'Create maintenance window' : `Edit ${editing?.name ?? ''}`} open={editing !== null} onClose={() => setEditing(null)}>
-        {editing !== null && <WindowForm window={editing === 'new' ? undefined : editing} services={services.data ?? []} onDone={() => setEditing(null)} />}
+        {editing !== null && <WindowForm window={editing === 'new' ? undefined : editing} services={services.data ?? []} statusPages={statusPages.data ?? []} onDone={() => setEditing(null)} />}
       </Dialog>
     </Page>
   );

@@ -11,6 +11,7 @@ import { browserTimeZone, localInputToIso, toLocalInput } from '../../ui/local-t
 import { FormProblems } from '../../ui/page';
 import { CheckboxGroup } from '../channels/checkbox-group';
 import { MAINTENANCE_PATH, type MaintenanceWindow, type WindowBody } from './maintenance-types';
+import { AnnounceFields } from './announce-fields';
 import { NextOccurrences } from './occurrences';
 import { TimeZoneField } from '../../ui/time-zone-field';
 
@@ -18,7 +19,14 @@ const BROWSER_ZONE = browserTimeZone();
 const ONE_OFF_FIELDS = ['starts_at', 'ends_at'];
 const RECURRING_FIELDS = ['schedule', 'timezone', 'duration_minutes'];
 
-export function WindowForm({ window: current, services, onDone }: { window?: MaintenanceWindow; services: Service[]; onDone(): void }) {
+interface WindowFormProps {
+  window?: MaintenanceWindow;
+  services: Service[];
+  statusPages: { id: string; title: string }[];
+  onDone(): void;
+}
+
+export function WindowForm({ window: current, services, statusPages, onDone }: WindowFormProps) {
   const [name, setName] = useState(current?.name ?? '');
   const [form, setForm] = useState<'once' | 'recurring'>(current?.schedule ? 'recurring' : 'once');
   const [startsAt, setStartsAt] = useState(() => toLocalInput(current?.starts_at));
@@ -27,6 +35,8 @@ export function WindowForm({ window: current, services, onDone }: { window?: Mai
   const [timezone, setTimezone] = useState(current?.timezone ?? BROWSER_ZONE);
   const [duration, setDuration] = useState(String(current?.duration_minutes ?? 60));
   const [serviceIds, setServiceIds] = useState(current?.service_ids ?? []);
+  const [pageIds, setPageIds] = useState(current?.status_page_ids ?? []);
+  const [announceHours, setAnnounceHours] = useState(String(current?.announce_hours_before ?? 72));
   const save = useSaveResource<MaintenanceWindow>(MAINTENANCE_PATH);
   const errors = formErrors(save.error);
 
@@ -37,13 +47,14 @@ export function WindowForm({ window: current, services, onDone }: { window?: Mai
       form === 'once'
         ? { starts_at: localInputToIso(startsAt), ends_at: localInputToIso(endsAt) }
         : { schedule, timezone, duration_minutes: duration.trim() === '' ? undefined : Number(duration) };
-    const body: Partial<WindowBody> = { name, ...timing, service_ids: serviceIds };
+    const announce = { status_page_ids: pageIds, announce_hours_before: announceHours.trim() === '' ? undefined : Number(announceHours) };
+    const body: Partial<WindowBody> = { name, ...timing, service_ids: serviceIds, ...announce };
     save.mutate({ id: current?.id, body }, { onSuccess: onDone });
   };
 
   return (
     <form onSubmit={submit} noValidate>
-      <FormProblems messages={errors.summary(['name', 'service_ids', ...(form === 'once' ? ONE_OFF_FIELDS : RECURRING_FIELDS)])} />
+      <FormProblems messages={errors.summary(['name', 'service_ids', 'status_page_ids', 'announce_hours_before', ...(form === 'once' ? ONE_OFF_FIELDS : RECURRING_FIELDS)])} />
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.field('name')} required autoFocus />
       <fieldset>
         <legend>When</legend>
@@ -103,6 +114,7 @@ export function WindowForm({ window: current, services, onDone }: { window?: Mai
         hint="None chosen: the window covers all services."
         none="No service yet: the window covers all services."
       />
+      <AnnounceFields statusPages={statusPages} pageIds={pageIds} onPageIds={setPageIds} hours={announceHours} onHours={setAnnounceHours} errors={errors} />
       <FormActions onCancel={onDone} busy={save.isPending} submitLabel={current ? 'Save' : 'Create window'} />
     </form>
   );

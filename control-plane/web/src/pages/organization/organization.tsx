@@ -9,6 +9,7 @@ import { useOrg, useSession } from '../../session/session';
 import { SelectField, TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
 import { FormProblems, Loading, Page } from '../../ui/page';
+import { saveFile } from '../../ui/save-file';
 import './organization.css';
 
 /** The plans the API knows (control-plane plans.ts); the current one is kept if it is another. */
@@ -170,14 +171,8 @@ function YourOrganizations() {
 /** The whole installation as one archive, for `npm run admin -- restore`; the API refuses anyone who does not own every organization. */
 function Backup() {
   const download = useMutation({
-    mutationFn: () => apiDownload('/backup'),
-    onSuccess: ({ blob, filename }) => {
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(blob);
-      link.download = filename;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-    },
+    mutationFn: () => apiDownload('/backup', { body: {}, filename: 'outpost-backup.ndjson.gz' }),
+    onSuccess: saveFile,
   });
   return (
     <section className="card" aria-labelledby="backup">

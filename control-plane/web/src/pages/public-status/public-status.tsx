@@ -1,76 +1,43 @@
-// The public status page at /status/{slug}: no sign-in, no shell. Each service with its status
-// in words and 90 daily uptime bars (each bar named for screen readers), and open incidents.
-import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { useParams } from 'react-router';
-import { ApiError, apiRequest } from '../../api/http';
-import type { Status } from '../../api/types';
-import { formatDateTime, formatPercent } from '../../ui/format';
+// The public status page at /status/{slug} (or "/" on the page's custom domain): no sign-in,
+// no shell. Open incidents with their updates, announced maintenance, the services grouped
+// into components, a subscription form, past incidents and the feeds. A password page asks
+// for its password first.
+import { useEffect, useSyncExternalStore } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { ApiError } from '../../api/http';
+import { tokenStore } from '../../session/token-store';
+import { formatDateTime } from '../../ui/format';
 import { LoadError, Loading } from '../../ui/page';
 import { StatusBadge } from '../../ui/status';
+import { customDomainSlug } from './custom-domain';
+import { usePublicPage } from './public-api';
+import { Components } from './public-components';
+import { History } from './public-history';
+import { OpenIncidents } from './public-incidents';
+import { Maintenance } from './public-maintenance';
+import type { PublicStatusPage as PageData } from './public-types';
+import { PasswordGate } from './password-gate';
+import { SubscribeForm } from './subscribe-form';
 import './public-status.css';
 
-interface UptimeBar {
-  date: string;
-  total_checks: number;
-  successful_checks: number;
-  uptime_percentage: number | null;
-}
-
-interface PublicService {
-  id: string;
-  name: string;
-  status: Status | null;
-  last_checked_at: string | null;
-  uptime_percentage: number | null;
-  uptime_bars: UptimeBar[];
-  /** Services it depends on that are RED now. */
-  affected: boolean;
-  affected_by: { id: string; name: string }[];
-}
-
-interface Incident {
-  id: string;
-  service_name: string;
-  title: string;
-  severity: string;
-  status: 'firing' | 'acknowledged';
-  started_at: string;
-  acknowledged_at: string | null;
-}
-
-interface PublicStatusPage {
-  slug: string;
-  title: string;
-  description: string | null;
-  overall_status: Status | null;
-  /** The overall status in words, affected services included. */
-  overall_message: string;
-  generated_at: string;
-  services: PublicService[];
-  incidents: Incident[];
-}
-
-/** The server caches the page for 30 s; asking more often would show nothing new. */
-const REFRESH_MS = 60_000;
-
 export default function PublicStatusPage() {
-  const slug = useParams().slug ?? '';
-  const page = useQuery({
-    queryKey: ['public-status', slug],
-    queryFn: async () => (await apiRequest<PublicStatusPage>('GET', `/status-pages/${encodeURIComponent(slug)}/public`, { token: null })).body,
-    refetchInterval: REFRESH_MS,
-  });
-  const title = page.data?.title ?? (page.error instanceof ApiError && page.error.status === 404 ? 'Status page not found' : 'Status');
+  const slug = useParams().slug ?? customDomainSlug ?? '';
+  const page = usePublicPage(slug);
+  const notFound = page.error instanceof ApiError && page.error.status === 404;
+  const locked = page.error instanceof ApiError && page.error.code === 'PASSWORD_REQUIRED';
+  const title = page.data?.title ?? (notFound ? 'Status page not found' : 'Status');
   useEffect(() => {
     document.title = title;
   }, [title]);
+  useFeedLinks(page.data);
 
   return (
     <main className="public-status">
       {page.isPending ? (
         <Loading what="the status page" />
-      ) : page.error instanceof ApiError && page.error.status === 404 ? (
+      ) : locked ? (
+        <PasswordGate slug={slug} />
+      ) : notFound ? (
         <NotFound />
       ) : page.isError ? (
         <LoadError error={page.error} retry={() => page.refetch()} />
@@ -81,16 +48,40 @@ export default function PublicStatusPage() {
   );
 }
 
+/** Feed readers find the page's feeds from the page itself. */
+function useFeedLinks(page: PageData | undefined) {
+  useEffect(() => {
+    if (!page) return;
+    const links = [
+      { href: page.links.rss, type: 'application/rss+xml' },
+      { href: page.links.atom, type: 'application/atom+xml' },
+    ].map(({ href, type }) => Object.assign(document.createElement('link'), { rel: 'alternate', type, href, title: page.title }));
+    document.head.append(...links);
+    return () => links.forEach((l) => l.remove());
+  }, [page?.links.rss, page?.links.atom, page?.title]);
+}
+
 function NotFound() {
+  const signedIn = useSyncExternalStore(tokenStore.subscribe, tokenStore.current) !== null;
+  const location = useLocation();
   return (
     <header>
       <h1>This status page does not exist</h1>
       <p className="muted">Check the address, or ask whoever sent you the link.</p>
+      {!signedIn && (
+        <p className="muted">
+          If it is your organization&apos;s private page,{' '}
+          <Link to="/sign-in" state={{ from: location.pathname }}>
+            sign in
+          </Link>{' '}
+          first.
+        </p>
+      )}
     </header>
   );
 }
 
-function StatusPageView({ page }: { page: PublicStatusPage }) {
+function StatusPageView({ page }: { page: PageData }) {
   return (
     <>
       <header>
@@ -101,80 +92,16 @@ function StatusPageView({ page }: { page: PublicStatusPage }) {
         <StatusBadge status={page.overall_status} label="Overall status" />
         {page.overall_message}
       </p>
-      {page.incidents.length > 0 && <Incidents incidents={page.incidents} />}
-      <section aria-labelledby="public-services-title">
-        <h2 id="public-services-title">Services</h2>
-        <ul className="public-services">
-          {page.services.map((service) => (
-            <ServiceRow key={service.id} service={service} />
-          ))}
-        </ul>
-      </section>
-      <p className="public-footer">Updated {formatDateTime(page.generated_at)}. Powered by Outpost.</p>
-    </>
-  );
-}
-
-function ServiceRow({ service }: { service: PublicService }) {
-  const headingId = `service-${service.id}`;
-  return (
-    <li className="public-service" aria-labelledby={headingId}>
-      <div className="public-service-head">
-        <h3 id={headingId}>{service.name}</h3>
-        <StatusBadge status={service.status} />
-      </div>
-      {service.affected && (
-        <p className="public-affected">
-          {service.affected_by.length > 0 ? `Affected by ${service.affected_by.map((d) => d.name).join(', ')}` : 'Affected by an outage of a service it depends on'}
+      {page.incidents.length > 0 && <OpenIncidents incidents={page.incidents} />}
+      {page.maintenance.length > 0 && <Maintenance windows={page.maintenance} services={page.services} />}
+      <Components services={page.services} groups={page.groups} />
+      <SubscribeForm slug={page.slug} services={page.services} />
+      <History slug={page.slug} />
+      <footer className="public-footer">
+        <p>
+          Updated {formatDateTime(page.generated_at)}. Follow by <a href={page.links.rss}>RSS</a> or <a href={page.links.atom}>Atom</a>. Powered by Outpost.
         </p>
-      )}
-      <UptimeBars service={service} />
-      <p className="uptime-legend">
-        <span>{service.uptime_bars.length} days ago</span>
-        <span>{formatPercent(service.uptime_percentage)} uptime</span>
-        <span>Today</span>
-      </p>
-    </li>
-  );
-}
-
-/** Whole percents where exact, else up to two decimals: "100% up", "99.5% up". */
-function barLabel(bar: UptimeBar): string {
-  return bar.uptime_percentage === null ? `${bar.date}: no data` : `${bar.date}: ${Number(bar.uptime_percentage.toFixed(2))}% up`;
-}
-
-function barClass(bar: UptimeBar): string {
-  if (bar.uptime_percentage === null) return 'uptime-bar';
-  if (bar.uptime_percentage >= 99.9) return 'uptime-bar up-full';
-  return bar.uptime_percentage >= 95 ? 'uptime-bar up-some' : 'uptime-bar up-low';
-}
-
-function UptimeBars({ service }: { service: PublicService }) {
-  return (
-    <div className="uptime-bars" role="group" aria-label={`Daily uptime of ${service.name}, last ${service.uptime_bars.length} days`}>
-      {service.uptime_bars.map((bar) => {
-        const label = barLabel(bar);
-        return <span key={bar.date} className={barClass(bar)} role="img" aria-label={label} title={label} />;
-      })}
-    </div>
-  );
-}
-
-function Incidents({ incidents }: { incidents: Incident[] }) {
-  return (
-    <section aria-labelledby="public-incidents-title">
-      <h2 id="public-incidents-title">Open incidents</h2>
-      <ul className="public-incidents">
-        {incidents.map((incident) => (
-          <li key={incident.id} className={incident.status}>
-            <strong>{incident.service_name}</strong>: {incident.title}
-            <br />
-            <span className="muted">
-              {incident.status === 'acknowledged' ? 'Being worked on' : 'Investigating'} since {formatDateTime(incident.started_at)}
-            </span>
-          </li>
-        ))}
-      </ul>
-    </section>
+      </footer>
+    </>
   );
 }
