@@ -20,7 +20,15 @@ export class ApiClient {
   ) {}
 
   async request<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const text = await this.send(method, path, 'application/json', body);
+    return (text ? parseJson(text) : undefined) as T;
+  }
+
+  /** A body that is not JSON (a CSV export), as the server wrote it. */
+  getText = (path: string, accept = 'text/csv') => this.send('GET', path, accept);
+
+  private async send(method: string, path: string, accept: string, body?: unknown): Promise<string> {
+    const headers: Record<string, string> = { accept };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
@@ -35,14 +43,14 @@ export class ApiClient {
       throw new CliError(`cannot reach ${this.baseUrl}: ${(err as Error).cause ? String((err as Error).cause) : (err as Error).message}`);
     }
     const text = await res.text();
-    const parsed = text ? parseJson(text) : undefined;
     if (!res.ok) {
+      const parsed = text ? parseJson(text) : undefined;
       const reason = (parsed as { error?: unknown } | undefined)?.error;
       const details = (parsed as { details?: { path: string; message: string }[] } | undefined)?.details;
       const detail = details?.length ? ` (${details.map((d) => `${d.path}: ${d.message}`).join('; ')})` : '';
       throw new ApiError(res.status, `${method} ${path}: ${res.status} ${typeof reason === 'string' ? reason : res.statusText}${detail}`);
     }
-    return parsed as T;
+    return text;
   }
 
   get = <T = any>(path: string) => this.request<T>('GET', path);

@@ -20,7 +20,7 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
   const env: CliEnv = parseCliEnv(rawEnv);
   let exitCode = 0;
   const program = new Command('outpost')
-    .description('Outpost from the command line: services, alerts, agents, and the organization as code')
+    .description('Outpost from the command line: services, alerts, agents, status page incidents and subscribers, reports, and the organization as code')
     .option('--url <url>', 'control plane URL, e.g. https://outpost.example.com (OUTPOST_URL)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
@@ -37,6 +37,14 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
   const silencing = async (format: unknown) => {
     const { silenceCommands } = await import('./commands/silences.js');
     return silenceCommands(client(), outputFormat(format), io.out);
+  };
+  const incidentsOf = async (format: unknown) => {
+    const { incidentCommands } = await import('./commands/incidents.js');
+    return incidentCommands(client(), outputFormat(format), io.out);
+  };
+  const subscribersOf = async (format: unknown) => {
+    const { subscriberCommands } = await import('./commands/subscribers.js');
+    return subscriberCommands(client(), outputFormat(format), io.out);
   };
 
   program
@@ -117,6 +125,72 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
     .action(async (f) => (await silencing(f.output)).create(f));
   silences.command('expire <silence-id>').description('end a silence now').addOption(output()).action(async (id, f) => (await silencing(f.output)).expire(id));
 
+  const incidents = program.command('incidents').description("a status page's incidents: what the team tells the people who depend on it");
+  const page = () => new Option('--page <page>', 'the status page, by slug or id').makeOptionMandatory();
+  incidents
+    .command('ls')
+    .description('list the incidents of a status page (open ones by default), newest first')
+    .addOption(page())
+    .addOption(new Option('--status <status>', 'which incidents').choices(['open', 'resolved', 'all']).default('open'))
+    .addOption(output())
+    .action(async (f) => (await incidentsOf(f.output)).list(f.page, f.status));
+  incidents
+    .command('open')
+    .description('write an incident on a status page, with its first update (its subscribers hear of it)')
+    .addOption(page())
+    .requiredOption('--title <title>', 'what is wrong, in a few words')
+    .requiredOption('--message <message>', 'the first update')
+    .addOption(new Option('--status <status>', 'where it stands').choices(INCIDENT_STATUSES).default('investigating'))
+    .addOption(new Option('--impact <impact>', 'how bad it is').choices(INCIDENT_IMPACTS).default('minor'))
+    .option('--service <service...>', 'the affected services, by name or id')
+    .option('--started <time>', 'when it began, to backdate it, e.g. 2025-01-31T18:00:00Z (default now)')
+    .option('--alert <alert-id>', 'the alert it is about (the page then does not show that alert besides it)')
+    .addOption(output())
+    .action(async (f) => (await incidentsOf(f.output)).open(f));
+  incidents
+    .command('update <incident-id>')
+    .description('post an update (its subscribers hear of it)')
+    .addOption(page())
+    .addOption(new Option('--status <status>', 'where it stands now').choices(INCIDENT_STATUSES).makeOptionMandatory())
+    .requiredOption('--message <message>', 'the update')
+    .addOption(output())
+    .action(async (id, f) => (await incidentsOf(f.output)).update(id, f.page, f.status, f.message));
+  incidents
+    .command('resolve <incident-id>')
+    .description('post the update that resolves it')
+    .addOption(page())
+    .option('--message <message>', 'the last update (default: "This incident has been resolved.")')
+    .addOption(output())
+    .action(async (id, f) => (await incidentsOf(f.output)).resolve(id, f.page, f.message));
+
+  const subscribers = program.command('subscribers').description("a status page's subscribers (admins and owners)");
+  subscribers.command('ls').description('list the subscribers of a status page').addOption(page()).addOption(output()).action(async (f) => (await subscribersOf(f.output)).list(f.page));
+  subscribers
+    .command('export')
+    .description('write the subscribers of a status page as CSV on standard output')
+    .addOption(page())
+    .action(async (f) => (await subscribersOf('table')).exportCsv(f.page));
+  subscribers
+    .command('rm <subscriber-id>')
+    .description('remove a subscriber')
+    .addOption(page())
+    .addOption(output())
+    .action(async (id, f) => (await subscribersOf(f.output)).remove(id, f.page));
+
+  const reports = program.command('reports').description('reports');
+  reports
+    .command('uptime')
+    .description('uptime, checks, downtime and response times per service over a range of up to 400 days')
+    .option('--from <date>', 'start: a date (its midnight UTC) or a time (default: 30 days before --to)')
+    .option('--to <date>', 'end: a date (the end of that day, UTC) or a time (default: now)')
+    .option('--service <service...>', 'only these services, by name or id')
+    .option('--tag <tag...>', 'only the services with any of these tags')
+    .addOption(new Option('-o, --output <format>', 'table, json, or csv (the API\'s CSV as is)').choices(['table', 'json', 'csv']).default('table'))
+    .action(async (f) => {
+      const { reportCommands } = await import('./commands/reports.js');
+      await reportCommands(client(), io.out).uptime(f);
+    });
+
   const agents = program.command('agents').description('agents and their locations');
   agents.command('ls').description('list the agents').addOption(output()).action(async (f) => (await resources(f.output)).listAgents());
   agents
@@ -191,6 +265,10 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
     throw err;
   }
 }
+
+// The API's values (control-plane/src/features/incidents/incidents.schema.ts).
+const INCIDENT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved'];
+const INCIDENT_IMPACTS = ['none', 'minor', 'major', 'critical'];
 
 function integer(value: string): number {
   const n = Number(value);

@@ -10,7 +10,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { loadFile } from '../../cli/src/config-as-code/load-file.js';
+import { importKuma as importKumaData } from '../../cli/src/importers/kuma.js';
 import { parseConnection } from '../../cli/src/importers/kuma-connection.js';
+import { readKumaFile } from '../../cli/src/importers/kuma-file.js';
 import { jsonataToJsonPath } from '../../cli/src/importers/kuma-json-query.js';
 import { wallClockToIso } from '../../cli/src/importers/kuma-maintenance.js';
 import type { TestUser } from '../support/api-client.js';
@@ -210,12 +213,21 @@ describe('outpost import kuma', function () {
       expect(run.stderr).to.contain("  - maintenance Nightly cron: its time zone is the Kuma server's");
     });
 
-    it('maps status pages with their monitors in order', () => {
+    it('maps status pages, their sections as groups of their monitors in order', () => {
       expect(file.status_pages).to.deep.equal([
-        { slug: 'acme', title: 'Acme status', description: 'Our services', public: true, services: ['Website', 'Shop keyword', 'API health', 'Postgres port'] },
-        { slug: 'internal', title: 'Internal', description: null, public: true, services: [] },
+        {
+          slug: 'acme',
+          title: 'Acme status',
+          description: 'Our services',
+          public: true,
+          groups: [
+            { name: 'Web', services: ['Website', 'Shop keyword'] },
+            { name: 'Back end', services: ['API health', 'Postgres port'] },
+          ],
+        },
+        { slug: 'internal', title: 'Internal', description: null, public: true, groups: [] },
       ]);
-      expect(run.stderr).to.contain('  - status page acme: its sections (Web, Back end) are shown as one list');
+      expect(run.stderr).not.to.contain('shown as one list');
     });
 
     it('makes no rule for a group whose monitor has no notification', () => {
@@ -242,6 +254,41 @@ describe('outpost import kuma', function () {
       expect(file).not.to.have.property('maintenance_windows');
       expect(run.stderr).to.contain('  - backup: a JSON backup holds monitors and notifications only');
       expect(run.stderr).to.contain('  - monitor Through proxy: its proxy is not in a JSON backup');
+    });
+  });
+
+  describe('status pages with custom domains and overlapping sections', () => {
+    /** The 2.x database as read, with what its pages lack: Kuma domains, a monitor in two sections. */
+    const imported = async () => {
+      const data = await readKumaFile(readFileSync(fixture('kuma-2.db')));
+      const acme = data.statusPages.find((p) => p.slug === 'acme')!;
+      acme.domains = ['Status.Example.com', 'status.example.org'];
+      const website = data.monitors.find((m) => m.name === 'Website')!.id;
+      const steam = data.monitors.find((m) => m.name === 'Steam server')!.id;
+      acme.groups.push({ name: 'Everything', monitor_ids: [website] }, { name: 'Games', monitor_ids: [steam] });
+      return importKumaData(data);
+    };
+
+    it('carries the first domain over as custom_domain and names the others in the report', async () => {
+      const { file, report } = await imported();
+      const acme = file.status_pages!.find((p) => p.slug === 'acme')!;
+      expect(acme.custom_domain).to.equal('status.example.com');
+      expect(report.lines).to.deep.include({ where: 'status page acme', why: 'a page has one custom domain in Outpost: status.example.com is imported; status.example.org is not' });
+      expect(file.status_pages!.find((p) => p.slug === 'internal')).not.to.have.property('custom_domain');
+    });
+
+    it('keeps a service in its first section only, and leaves out a section left empty', async () => {
+      const { file, report } = await imported();
+      expect(file.status_pages!.find((p) => p.slug === 'acme')!.groups).to.deep.equal([
+        { name: 'Web', services: ['Website', 'Shop keyword'] },
+        { name: 'Back end', services: ['API health', 'Postgres port'] },
+      ]);
+      expect(report.lines.map((l) => l.why)).to.include.members([
+        'section Everything: Website is in an earlier section already, and a service belongs to one group; the section is left out',
+        'section Games: none of its monitors was imported; left out',
+      ]);
+      // The file applies as the CLI reads it: groups valid, one group per service.
+      expect(loadFile(stringify(file), 'imported.yaml', Object.fromEntries(report.listVariables().map((v) => [v.name, 'x']))).file.status_pages[0]!.groups).to.have.length(2);
     });
   });
 

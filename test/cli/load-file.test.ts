@@ -7,7 +7,7 @@ import { NameIndex } from '../../cli/src/config-as-code/references.js';
 
 const emptyOrganization = (): RemoteState => ({
   rows: new Map(KINDS.map((k) => [k, []])),
-  refs: { services: new NameIndex('service'), channels: new NameIndex('notification channel'), policies: new NameIndex('escalation policy') },
+  refs: { services: new NameIndex('service'), channels: new NameIndex('notification channel'), policies: new NameIndex('escalation policy'), pages: new NameIndex('status page') },
 });
 
 const problemsOf = (fn: () => unknown): string[] => {

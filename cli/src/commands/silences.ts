@@ -36,7 +36,7 @@ export function parseDuration(text: string): number {
   return ms;
 }
 
-function instant(text: string, flag: string): string {
+export function instant(text: string, flag: string): string {
   const at = Date.parse(text);
   if (Number.isNaN(at)) throw new UsageError(`${flag} must be a time such as 2030-01-31T18:00:00Z, not "${text}"`);
   return new Date(at).toISOString();

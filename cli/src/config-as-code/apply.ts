@@ -3,7 +3,7 @@
 // then deletes in the reverse order (a rule before the service it watches).
 import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
-import { DEPENDS_ON, KINDS, heartbeatKind, channelKind, serviceKind, type Kind, type Row } from './kinds.js';
+import { DEPENDS_ON, KINDS, heartbeatKind, channelKind, serviceKind, statusPageKind, type Kind, type Row } from './kinds.js';
 import type { Change, Plan } from './plan.js';
 import { isOrgSecretReference, maskedProxy, readPath, withPath } from './secret-options.js';
 
@@ -32,6 +32,7 @@ export function formatPlan(plan: Plan): string[] {
 /** A secret is shown masked: the plan is printed, and may be logged. */
 function show(value: unknown, kind: Kind, field: string): string {
   if (value === undefined || value === null) return 'null';
+  if (kind.writeOnly?.includes(field)) return '(secret)';
   if (kind.secrets?.field === field && value && typeof value === 'object') {
     let shown = value as Row;
     for (const key of kind.secrets.keys) {
@@ -64,11 +65,13 @@ async function applyChanges(api: ApiClient, plan: Plan, progress: (line: string)
     if (kind === serviceKind) refs.services.add(row.id, row.name);
     if (kind === heartbeatKind && row.service_id) refs.services.add(row.service_id, row.name);
     if (kind === channelKind) refs.channels.add(row.id, row.name);
+    if (kind === statusPageKind) refs.pages.add(row.id, row.slug);
   };
   const forget = (kind: Kind, row: Row) => {
     if (kind === serviceKind) refs.services.remove(row.id);
     if (kind === heartbeatKind && row.service_id) refs.services.remove(row.service_id);
     if (kind === channelKind) refs.channels.remove(row.id);
+    if (kind === statusPageKind) refs.pages.remove(row.id);
   };
   /** Services' depends_on, sent once every service and heartbeat of the file exists. */
   const laterDependencies: { id: string; names: string[] }[] = [];

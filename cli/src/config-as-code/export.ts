@@ -13,6 +13,7 @@ export async function exportOrganization(api: ApiClient): Promise<string> {
   for (const kind of KINDS) {
     file[kind.section] = (remote.rows.get(kind) ?? []).map((row) => {
       const entry = kind.toEntry(row, remote.refs);
+      for (const field of kind.writeOnly ?? []) delete entry[field];
       const secrets = kind.secrets;
       if (secrets && entry[secrets.field]) {
         let holder: Entry = entry[secrets.field];

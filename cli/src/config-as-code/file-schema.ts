@@ -8,6 +8,9 @@ import { parseCheckOptions, SECRET_OPTION_KEYS } from '../../../shared/src/check
 import { endpointProblem } from '../../../shared/src/endpoints.js';
 import { proxyPassword } from '../../../shared/src/proxy-password.js';
 import { MASK, ORG_SECRET_REFERENCE } from './secret-options.js';
+import { StatusPageEntry } from './status-page-entry.js';
+
+export { StatusPageEntry };
 
 /** `${NAME}`: replaced by the environment variable when the file is applied. */
 export const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
@@ -215,6 +218,11 @@ export const MaintenanceEntry = z
     timezone: z.string().min(1).optional().describe('the IANA time zone of schedule, e.g. Europe/Berlin; default UTC'),
     duration_minutes: z.number().int().min(1).max(10_080).optional().describe('how long each occurrence of a recurring window lasts, in minutes'),
     services: names('the services it silences; empty: every service').default([]),
+    status_pages: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('the status pages that announce it, by slug: upcoming, in progress with its services under maintenance, then in their history; their subscribers hear of it'),
+    announce_hours_before: z.number().int().min(0).max(8760).default(72).describe('how long before each occurrence its status pages show it as upcoming, in hours'),
   })
   .superRefine((w, ctx) => {
     const issue = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
@@ -226,16 +234,6 @@ export const MaintenanceEntry = z
   // As the server reads it, so that the plan compares like with like.
   .transform((w) => (w.schedule !== undefined && w.timezone === undefined ? { ...w, timezone: 'UTC' } : w))
   .describe('a maintenance window: one-off (starts_at, ends_at) or recurring (schedule, timezone, duration_minutes)');
-
-export const StatusPageEntry = z
-  .strictObject({
-    slug: z.string().regex(/^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/),
-    title: z.string().min(1),
-    description: z.string().nullable().default(null),
-    public: z.boolean().default(true),
-    services: names('the services shown, in this order').default([]),
-  })
-  .describe('a status page, keyed by its slug');
 
 export const HeartbeatEntry = z
   .strictObject({
@@ -278,7 +276,6 @@ export type ChannelEntry = z.infer<typeof ChannelEntry>;
 export type RuleEntry = z.infer<typeof RuleEntry>;
 export type RuleSelectorEntry = z.infer<typeof RuleSelectorEntry>;
 export type MaintenanceEntry = z.infer<typeof MaintenanceEntry>;
-export type StatusPageEntry = z.infer<typeof StatusPageEntry>;
 export type HeartbeatEntry = z.infer<typeof HeartbeatEntry>;
 
 /** The JSON Schema editors use to complete and check the file. */

@@ -8,6 +8,7 @@ import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import type { OutpostFile } from './file-schema.js';
 import { isUnresolvedSecret } from './load-file.js';
+import { confirmedPassword } from './page-passwords.js';
 import type { References } from './references.js';
 import { readPath, withPath } from './secret-options.js';
 
@@ -44,6 +45,13 @@ export interface Kind {
   instants?: readonly string[];
   /** A change the API cannot make in place: the resource is deleted and created again. */
   replacedOn?: readonly string[];
+  /**
+   * Fields the API never shows (a password): absent from the entry, the stored value is kept;
+   * never exported, and shown masked in the plan.
+   */
+  writeOnly?: readonly string[];
+  /** What the API would refuse of this entry given the resource as it is (paths inside the entry). */
+  check?(entry: Entry, current: Row | undefined): { path: (string | number)[]; message: string }[];
 }
 
 const pick = (entry: Entry, fields: readonly string[]) => Object.fromEntries(fields.filter((f) => f in entry).map((f) => [f, entry[f]]));
@@ -183,6 +191,8 @@ export const ruleKind: Kind = {
   },
 };
 
+/** What the API assumes when a window names none (maintenance.schema.ts). */
+const DEFAULT_ANNOUNCE_HOURS = 72;
 const WINDOW_TIMING = ['starts_at', 'ends_at', 'schedule', 'timezone', 'duration_minutes'];
 
 /** A window's timing in the file: the fields of its form only (one-off or recurring). */
@@ -194,18 +204,22 @@ export const maintenanceKind: Kind = {
   label: 'maintenance window',
   path: '/maintenance-windows',
   keyField: 'name',
-  fields: [...WINDOW_TIMING, 'services'],
-  unordered: ['services'],
+  fields: [...WINDOW_TIMING, 'services', 'status_pages', 'announce_hours_before'],
+  unordered: ['services', 'status_pages'],
   instants: ['starts_at', 'ends_at'],
   list: (api) => api.get<Row[]>('/maintenance-windows'),
   toEntry: (w, refs) => ({
     name: w.name,
     ...windowTiming(w),
     services: w.service_ids.map((id: string) => refs.services.nameOf(id)),
+    status_pages: (w.status_page_ids ?? []).map((id: string) => refs.pages.nameOf(id)),
+    announce_hours_before: w.announce_hours_before ?? DEFAULT_ANNOUNCE_HOURS,
   }),
   toBody(entry, fields, refs) {
     const body: Row = { name: entry.name };
     if (fields.includes('services')) body.service_ids = entry.services.map((n: string) => refs.services.idOf(n));
+    if (fields.includes('status_pages')) body.status_page_ids = entry.status_pages.map((slug: string) => refs.pages.idOf(slug));
+    if (fields.includes('announce_hours_before')) body.announce_hours_before = entry.announce_hours_before;
     // The API checks a form whole: any change of timing sends the entry's whole form, which
     // also switches a window from one form to the other.
     if (fields.some((f) => WINDOW_TIMING.includes(f))) Object.assign(body, windowTiming(entry));
@@ -213,24 +227,58 @@ export const maintenanceKind: Kind = {
   },
 };
 
+const PAGE_SETTINGS = ['title', 'description', 'access', 'ip_allowlist', 'custom_domain', 'auto_incidents'] as const;
+/** Sent together: the API lists grouped services with the others, so a page's listing is both. */
+const PAGE_LISTING = ['services', 'groups'];
+/** The password of a password page, read from password_env by load-file.ts. */
+const PASSWORD = 'password';
+/**
+ * What a page's stored password is in the file's terms until apply confirmed that the file's is
+ * the same (page-passwords.ts): not a string, so that no password equals it.
+ */
+const STORED_PASSWORD = Object.freeze({ stored: 'not shown by the API' });
+
 export const statusPageKind: Kind = {
   section: 'status_pages',
   label: 'status page',
   path: '/status-pages',
   keyField: 'slug',
-  fields: ['title', 'description', 'public', 'services'],
+  fields: [...PAGE_SETTINGS, ...PAGE_LISTING, PASSWORD],
+  unordered: ['ip_allowlist'],
+  writeOnly: [PASSWORD],
   list: (api) => api.get<Row[]>('/status-pages'),
-  toEntry: (p, refs) => ({
-    slug: p.slug,
-    title: p.title,
-    description: p.description,
-    public: p.public,
-    services: p.service_ids.map((id: string) => refs.services.nameOf(id)),
-  }),
+  toEntry(p, refs) {
+    const grouped = new Set((p.groups ?? []).flatMap((g: Row) => g.service_ids));
+    const entry: Entry = {
+      slug: p.slug,
+      title: p.title,
+      description: p.description,
+      access: p.access ?? (p.public === false ? 'members' : 'public'),
+      ip_allowlist: p.ip_allowlist ?? [],
+      custom_domain: p.custom_domain ?? null,
+      auto_incidents: p.auto_incidents ?? true,
+      services: p.service_ids.filter((id: string) => !grouped.has(id)).map((id: string) => refs.services.nameOf(id)),
+      groups: (p.groups ?? []).map((g: Row) => ({ name: g.name, services: g.service_ids.map((id: string) => refs.services.nameOf(id)) })),
+    };
+    const password = confirmedPassword(p) ?? (p.password_set ? STORED_PASSWORD : undefined);
+    if (password !== undefined) entry[PASSWORD] = password;
+    return entry;
+  },
   toBody(entry, fields, refs) {
-    const body: Row = { slug: entry.slug, ...pick(entry, fields.filter((f) => f !== 'services')) };
-    if (fields.includes('services')) body.service_ids = entry.services.map((n: string) => refs.services.idOf(n));
+    const body: Row = { slug: entry.slug, ...pick(entry, fields.filter((f) => (PAGE_SETTINGS as readonly string[]).includes(f))) };
+    if (fields.some((f) => PAGE_LISTING.includes(f))) {
+      body.service_ids = entry.services.map((n: string) => refs.services.idOf(n));
+      body.groups = entry.groups.map((g: Entry) => ({ name: g.name, service_ids: g.services.map((n: string) => refs.services.idOf(n)) }));
+    }
+    if (fields.includes(PASSWORD) && entry[PASSWORD] !== undefined) body.password = entry[PASSWORD];
     return body;
+  },
+  check(entry, current) {
+    if (entry.access !== 'password' || entry[PASSWORD] !== undefined || current?.password_set) return [];
+    const message = entry.password_env
+      ? `environment variable ${entry.password_env} is not set (needed for the password of status page "${entry.slug}")`
+      : `status page "${entry.slug}" has no password yet: give password_env, the environment variable holding it`;
+    return [{ path: [entry.password_env ? 'password_env' : 'access'], message }];
   },
 };
 
@@ -249,4 +297,4 @@ export const secretKind: Kind = {
 };
 
 /** In the order they are created: a kind refers only to kinds before it. */
-export const KINDS: readonly Kind[] = [secretKind, channelKind, serviceKind, heartbeatKind, ruleKind, maintenanceKind, statusPageKind];
+export const KINDS: readonly Kind[] = [secretKind, channelKind, serviceKind, heartbeatKind, ruleKind, statusPageKind, maintenanceKind];

@@ -4,7 +4,7 @@ import { SECRET_CONFIG_KEYS } from '../../../shared/src/channel-secrets.js';
 import { SECRET_OPTION_KEYS } from '../../../shared/src/check-options.js';
 import { isMap, isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import { CliError } from '../cli-error.js';
-import { ENV_REFERENCE, OutpostFile } from './file-schema.js';
+import { ENV_REFERENCE, OutpostFile, type StatusPageEntry } from './file-schema.js';
 
 const MAX_SYNTAX_ERRORS = 3;
 
@@ -71,8 +71,24 @@ export function loadFile(text: string, source: string, env: Record<string, strin
   const file = resolveEnv(parsed.data, [], env, (path, variable) => {
     if (!isSecretPath(path)) problems.push(`${where(path)}: environment variable ${variable} is not set`);
   }) as OutpostFile;
+  file.status_pages.forEach((page, i) => {
+    const password = readPassword(page, env);
+    if (typeof password === 'string') (page as StatusPageEntry & { password?: string }).password = password;
+    else if (password) problems.push(`${where(['status_pages', i, 'password_env'])}: ${password.problem}`);
+  });
   if (problems.length > 0) throw new FileError(problems);
   return { file, where };
+}
+
+/**
+ * A password page's password, from the variable password_env names; it goes on the entry as
+ * `password`, which the file itself may not hold. Unset, the stored password is kept.
+ */
+function readPassword(page: StatusPageEntry, env: Record<string, string | undefined>): string | { problem: string } | undefined {
+  const value = page.password_env === undefined ? undefined : env[page.password_env];
+  if (value === undefined) return undefined;
+  if (value.length < 8 || value.length > 200) return { problem: `environment variable ${page.password_env} must hold a password of 8 to 200 characters` };
+  return value;
 }
 
 /** " in alert_rules.1", for a key of the object at `path`. */

@@ -2,7 +2,7 @@
 // terms, computed from the server's current state before anything is sent.
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../api-client.js';
-import { KINDS, channelKind, ruleKind, type Entry, type Kind, type Row } from './kinds.js';
+import { KINDS, channelKind, ruleKind, statusPageKind, type Entry, type Kind, type Row } from './kinds.js';
 import { FileError, isUnresolvedSecret, type LoadedFile } from './load-file.js';
 import { NameIndex, type References } from './references.js';
 import { isOrgSecretReference, maskedProxy, readPath, withPath } from './secret-options.js';
@@ -38,12 +38,14 @@ export async function readRemoteState(api: ApiClient): Promise<RemoteState> {
     api.get<Row[]>('/escalation-policies'),
     ...KINDS.map((k) => k.list(api)),
   ]);
+  const rows = new Map(KINDS.map((k, i) => [k, lists[i]!]));
   const refs: References = {
     services: new NameIndex('service', allServices as { id: string; name: string }[]),
     channels: new NameIndex('notification channel', channels as { id: string; name: string }[]),
     policies: new NameIndex('escalation policy', policies as { id: string; name: string }[]),
+    pages: new NameIndex('status page', (rows.get(statusPageKind) ?? []).map((p) => ({ id: p.id, name: p.slug }))),
   };
-  return { rows: new Map(KINDS.map((k, i) => [k, lists[i]!])), refs };
+  return { rows, refs };
 }
 
 export function makePlan(loaded: LoadedFile, remote: RemoteState, prune: boolean): Plan {
@@ -66,6 +68,7 @@ export function makePlan(loaded: LoadedFile, remote: RemoteState, prune: boolean
       const matches = byKey.get(key) ?? [];
       if (matches.length > 1) problems.push(`${where([kind.section, i, kind.keyField])}: the server has ${matches.length} ${kind.label}s "${key}"; rename or delete all but one first`);
       const current = matches[0];
+      for (const problem of kind.check?.(entry, current) ?? []) problems.push(`${where([kind.section, i, ...problem.path])}: ${problem.message}`);
       if (!current) {
         for (const [path, variable] of unresolvedSecrets(entry)) {
           problems.push(`${where([kind.section, i, ...path])}: environment variable ${variable} is not set (needed to create ${kind.label} "${key}")`);
@@ -114,6 +117,8 @@ function diff(kind: Kind, entry: Entry, current: Row, refs: References): FieldCh
   for (const field of kind.fields) {
     let wanted = entry[field];
     const had = now[field];
+    // A write-only field the file leaves out keeps what the server holds.
+    if (kind.writeOnly?.includes(field) && wanted === undefined) continue;
     if (kind.secrets?.field === field && wanted && had) wanted = withKnownSecrets(kind, wanted, had);
     if (!same(kind, field, wanted, had)) changes.push({ field, from: had, to: wanted });
   }
@@ -196,5 +201,14 @@ function checkReferences(loaded: LoadedFile, remote: RemoteState, prune: boolean
   });
   file.services.forEach((s, i) => s.depends_on.forEach((name, j) => service(name, ['services', i, 'depends_on', j])));
   file.maintenance_windows.forEach((w, i) => w.services.forEach((name, j) => service(name, ['maintenance_windows', i, 'services', j])));
-  file.status_pages.forEach((p, i) => p.services.forEach((name, j) => service(name, ['status_pages', i, 'services', j])));
+  file.status_pages.forEach((p, i) => {
+    p.services.forEach((name, j) => service(name, ['status_pages', i, 'services', j]));
+    p.groups.forEach((g, j) => g.services.forEach((name, k) => service(name, ['status_pages', i, 'groups', j, 'services', k])));
+  });
+  const pages = new Set(file.status_pages.map((p) => p.slug));
+  file.maintenance_windows.forEach((w, i) =>
+    w.status_pages.forEach((slug, j) => {
+      if (!exists(remote.refs.pages, pages, slug)) problems.push(`${where(['maintenance_windows', i, 'status_pages', j])}: no status page "${slug}"${prune && remote.refs.pages.has(slug) ? ' stays (--prune deletes it)' : ''}`);
+    }),
+  );
 }

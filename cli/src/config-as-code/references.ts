@@ -1,5 +1,6 @@
 // Names and ids of the resources a file refers to by name (services, heartbeats' services,
-// channels, escalation policies), kept up to date while apply creates resources.
+// channels, escalation policies, status pages by slug), kept up to date while apply creates
+// resources.
 import { CliError } from '../cli-error.js';
 
 export class NameIndex {
@@ -45,4 +46,6 @@ export interface References {
   services: NameIndex;
   channels: NameIndex;
   policies: NameIndex;
+  /** Status pages, named by their slugs. */
+  pages: NameIndex;
 }

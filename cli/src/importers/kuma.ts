@@ -138,17 +138,53 @@ function groupRule(group: KumaMonitor, groups: Groups, channels: ImportedChannel
 }
 
 const SLUG = /^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/;
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
-function statusPage(page: KumaStatusPage, services: Map<number, string>, report: ImportReport): z.input<typeof StatusPageEntry> | undefined {
+type StatusPage = z.input<typeof StatusPageEntry>;
+
+function statusPage(page: KumaStatusPage, services: Map<number, string>, report: ImportReport): StatusPage | undefined {
   const where = `status page ${page.slug}`;
   if (!SLUG.test(page.slug)) return skip(report, where, 'its slug is not one Outpost takes (a-z, 0-9, - and _)');
   const ids = page.groups.flatMap((g) => g.monitor_ids);
-  const shown = [...new Set(ids.map((id) => services.get(id)).filter((n): n is string => n !== undefined))];
-  if (page.groups.length > 1) report.unmapped(where, `its sections (${page.groups.map((g) => g.name).join(', ')}) are shown as one list, in their order`);
-  if (shown.length < new Set(ids).size) report.unmapped(where, `${new Set(ids).size - shown.length} of its monitors were not imported (or are heartbeats) and are left out`);
+  const imported = new Set(ids.filter((id) => services.has(id)));
+  if (imported.size < new Set(ids).size) report.unmapped(where, `${new Set(ids).size - imported.size} of its monitors were not imported (or are heartbeats) and are left out`);
   if (page.password) report.unmapped(where, 'it is password-protected in Uptime Kuma: imported as a private page');
-  if (page.domains.length > 0) report.unmapped(where, `custom domains (${page.domains.join(', ')}) are not imported`);
   if (page.incidents > 0) report.unmapped(where, 'its incident is not imported: post it again in Outpost if it still holds');
   report.unmapped(where, 'logo, theme, footer and custom CSS are not imported');
-  return { slug: page.slug, title: page.title, description: page.description, public: page.published && !page.password, services: shown };
+  return {
+    slug: page.slug,
+    title: page.title,
+    description: page.description,
+    public: page.published && !page.password,
+    ...customDomain(page, where, report),
+    groups: componentsOf(page, services, where, report),
+  };
+}
+
+/** Kuma answers on several domains; an Outpost page on one: the first that is a host name. */
+function customDomain(page: KumaStatusPage, where: string, report: ImportReport): Pick<StatusPage, 'custom_domain'> {
+  const domains = page.domains.map((d) => d.trim().toLowerCase());
+  const domain = domains.find((d) => DOMAIN.test(d));
+  const rest = domains.filter((d) => d !== domain);
+  if (rest.length > 0) report.unmapped(where, `a page has one custom domain in Outpost: ${domain ? `${domain} is imported; ` : ''}${rest.join(', ')} ${rest.length === 1 ? 'is' : 'are'} not`);
+  return domain ? { custom_domain: domain } : {};
+}
+
+/** Kuma's sections become groups (components) of the services imported from their monitors. */
+function componentsOf(page: KumaStatusPage, services: Map<number, string>, where: string, report: ImportReport): { name: string; services: string[] }[] {
+  const placed = new Set<string>();
+  const groups: { name: string; services: string[] }[] = [];
+  for (const section of page.groups) {
+    const name = section.name.trim() || 'Services';
+    const names = section.monitor_ids.map((id) => services.get(id)).filter((n): n is string => n !== undefined);
+    const own = [...new Set(names.filter((n) => !placed.has(n)))];
+    const twice = [...new Set(names.filter((n) => placed.has(n)))];
+    own.forEach((n) => placed.add(n));
+    if (own.length > 0) groups.push({ name, services: own });
+    if (twice.length > 0) {
+      const left = own.length === 0 ? '; the section is left out' : '';
+      report.unmapped(where, `section ${name}: ${twice.join(', ')} ${twice.length === 1 ? 'is' : 'are'} in an earlier section already, and a service belongs to one group${left}`);
+    } else if (own.length === 0 && section.monitor_ids.length > 0) report.unmapped(where, `section ${name}: none of its monitors was imported; left out`);
+  }
+  return groups;
 }
