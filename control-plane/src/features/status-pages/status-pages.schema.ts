@@ -4,7 +4,7 @@ import type { StatusPage } from './status-pages.repository.js';
 import { readOnly } from '../../http/validate.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/;
-const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 export const PAGE_ACCESS = ['public', 'password', 'members', 'ip_allowlist'] as const;
 export type PageAccess = (typeof PAGE_ACCESS)[number];
@@ -46,6 +46,7 @@ const fields = {
     .string({ message: 'custom_domain must be a host name' })
     .trim()
     .toLowerCase()
+    .max(253, 'custom_domain must be at most 253 characters')
     .regex(DOMAIN, 'custom_domain must be a host name such as status.example.com')
     .nullable()
     .meta({ description: 'A request whose Host is this name gets the page at /' }),
