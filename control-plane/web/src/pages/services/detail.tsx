@@ -15,6 +15,7 @@ import { LatestResult } from './latest-result';
 import { LocationHistory } from './location-history';
 import { useCheckNow, useDeleteService, usePauseService, useService } from './service-api';
 import { UptimeCard } from './uptime-card';
+import { BadgesCard } from './badges-card';
 import './services.css';
 
 export default function ServiceDetailPage() {
@@ -106,6 +107,7 @@ function ServiceDetail({ service }: { service: Service }) {
       <LocationHistory service={service} />
       <UptimeCard serviceId={service.id} />
       <ChecksLog serviceId={service.id} />
+      <BadgesCard service={service} />
     </Page>
   );
 }
