@@ -80,6 +80,11 @@ describe('status page access, domains, groups and feeds', function () {
     expect(opened.status).to.equal(200);
     expect(opened.body.title).to.equal('Partners');
     expect(opened.headers.get('cache-control'), 'never in a shared cache').to.match(/private/);
+    expect(cookie, 'plain HTTP: not Secure').to.not.match(/;\s*secure/i);
+    const viaTls = await cp.api.request('POST', `/status-pages/${s}/unlock`, { json: { password: 'correct horse' }, headers: { 'x-forwarded-proto': 'https' } });
+    expect(viaTls.headers.get('set-cookie'), 'TLS ended at a trusted proxy: Secure').to.match(/;\s*secure/i);
+    const claimed = await untrusting.api.request('POST', `/status-pages/${s}/unlock`, { json: { password: 'correct horse' }, headers: { 'x-forwarded-proto': 'https' } });
+    expect(claimed.headers.get('set-cookie'), 'the header from an untrusted peer means nothing').to.not.match(/;\s*secure/i);
     const forged = jar.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     expect((await cp.api.request('GET', `/status-pages/${s}/public`, { headers: { cookie: forged } })).status).to.equal(401);
     expect((await cp.api.get(`/status-pages/${s}/public`, u.token)).status, 'members need no password').to.equal(200);

@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { crudOperations, crudRoutes, NoQuery } from '../../http/crud-routes.js';
 import type { ApiOperation } from '../../http/openapi/api-operation.js';
+import { schemeOf } from '../../http/client-address.js';
 import { parseInput } from '../../http/validate.js';
 import type { StatusPage } from './status-pages.repository.js';
 import {
@@ -61,8 +62,10 @@ export function publicStatusPageRoutes(pages: StatusPagesService): Router {
   router.post('/status-pages/:slug/unlock', async (ctx) => {
     const input = parseInput(UnlockInput, ctx.request.body);
     const cookie = await pages.unlock(slugOf(ctx), input.password, visitorOf(ctx));
-    // Secure only where the request came over TLS (a trusted proxy's X-Forwarded-Proto counts).
-    ctx.cookies.set(cookie.name, cookie.value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: cookie.maxAgeSeconds * 1000, secure: ctx.secure, overwrite: true });
+    // Secure where the client came over TLS, to this server or to a trusted proxy in front of it.
+    const secure = schemeOf(ctx) === 'https';
+    if (secure) ctx.cookies.secure = true;
+    ctx.cookies.set(cookie.name, cookie.value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: cookie.maxAgeSeconds * 1000, secure, overwrite: true });
     ctx.status = 204;
   });
   return router;

@@ -3,6 +3,7 @@
 // with its feeds at /feed.rss and /feed.atom. Who may read a feed is the page's access, as for
 // the page.
 import type { Context, Next } from 'koa';
+import { schemeOf } from '../../http/client-address.js';
 import type { StatusPage } from './status-pages.repository.js';
 import { setPageCaching } from './status-pages.routes.js';
 import type { StatusPagesService } from './status-pages.service.js';
@@ -28,7 +29,7 @@ export function statusSite(pages: StatusPagesService) {
 
   async function serveFeed(ctx: Context, slug: string, format: 'rss' | 'atom', base: string): Promise<void> {
     const page = await pages.visiblePage(slug, visitorOf(ctx));
-    const origin = `${ctx.protocol}://${ctx.host}`;
+    const origin = `${schemeOf(ctx)}://${ctx.host}`;
     const pageUrl = `${origin}${base || '/'}`;
     const { incidents, maintenance } = await pages.feedEntries(page, FEED_ENTRIES);
     const feed = statusFeed(page, pageUrl, { rss: `${origin}${base}/feed.rss`, atom: `${origin}${base}/feed.atom` }, incidents, maintenance);
