@@ -49,6 +49,7 @@ describe('dashboard: maintenance on status pages', function () {
     const [window] = (await h.controlPlane.api.get('/maintenance-windows', owner.token)).body as any[];
     expect(window).to.include({ announce_hours_before: 48 });
     expect(window.status_page_ids).to.deep.equal([statusPage.body.id]);
+    await page.getByRole('row', { name: /Database upgrade/ }).getByRole('cell', { name: 'Ops status, 48 h ahead' }).waitFor();
 
     const { page: visitor } = await h.newPage();
     await visitor.goto(`/status/${slug}`);

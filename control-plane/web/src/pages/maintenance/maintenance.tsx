@@ -24,10 +24,11 @@ export default function MaintenancePage() {
   const { canWrite } = useSession();
   const windows = useResourceList<MaintenanceWindow>(MAINTENANCE_PATH);
   const services = useResourceList<Service>('/services', { sort: 'name' });
-  const statusPages = useResourceList<{ id: string; title: string }>('/status-pages', undefined, { enabled: canWrite });
+  const statusPages = useResourceList<{ id: string; title: string }>('/status-pages');
   const remove = useDeleteResource(MAINTENANCE_PATH);
   const [editing, setEditing] = useState<MaintenanceWindow | 'new' | null>(null);
   const serviceName = (id: string) => services.data?.find((s) => s.id === id)?.name ?? 'a deleted service';
+  const pageTitle = (id: string) => statusPages.data?.find((p) => p.id === id)?.title ?? 'a deleted page';
 
   return (
     <Page
@@ -36,7 +37,7 @@ export default function MaintenancePage() {
     >
       <QueryState query={windows} what="maintenance windows" empty={<>No maintenance window. {canWrite ? 'Create one before planned work, once or on a schedule, so its failures open no alert.' : 'A member of the organization can create one.'}</>}>
         {(data) => (
-          <ListTable columns={['Name', 'When', 'Next occurrences', 'Now', 'Services']} actions={canWrite}>
+          <ListTable columns={['Name', 'When', 'Next occurrences', 'Now', 'Services', 'Announced on']} actions={canWrite}>
             {data.map((w) => (
               <tr key={w.id}>
                 <th scope="row">{w.name}</th>
@@ -48,6 +49,7 @@ export default function MaintenancePage() {
                 </td>
                 <td>{phase(w)}</td>
                 <td>{w.service_ids.length === 0 ? 'All services' : w.service_ids.map(serviceName).join(', ')}</td>
+                <td>{w.status_page_ids.length === 0 ? '—' : `${w.status_page_ids.map(pageTitle).join(', ')}, ${w.announce_hours_before} h ahead`}</td>
                 {canWrite && (
                   <td>
                     <EditDeleteActions name={w.name} what={`window "${w.name}"`} onEdit={() => setEditing(w)} onDelete={() => remove.mutateAsync(w.id)} />
