@@ -1,25 +1,18 @@
 // A status page in outpost.yaml: who may see it (its password only as the name of an
 // environment variable), its custom domain, its services and groups of services (components).
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { normalRange, notARange, PAGE_ACCESS, PAGE_DOMAIN, PAGE_DOMAIN_MAX_LENGTH, PAGE_SLUG } from '../../../shared/src/status-page-fields.js';
 
 const name = z.string().trim().min(1, 'name must not be empty').max(200);
 const names = (what: string) => z.array(z.string().min(1)).describe(`${what}, by name`);
 
-const PAGE_ACCESS = ['public', 'password', 'members', 'ip_allowlist'] as const;
-const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** An address or CIDR range in the normal form the API keeps, so that the plan compares like with like. */
 const cidr = z.string().transform((value, ctx) => {
-  const text = value.trim();
-  try {
-    const [address, bits] = text.includes('/') ? ipaddr.parseCIDR(text) : [ipaddr.parse(text), undefined];
-    return bits === undefined ? address.toString() : `${address.toString()}/${bits}`;
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not an IPv4 or IPv6 address or CIDR range` });
-    return z.NEVER;
-  }
+  const range = normalRange(value);
+  if (range === null) ctx.addIssue({ code: 'custom', message: notARange(value) });
+  return range ?? z.NEVER;
 });
 
 export const StatusPageGroupEntry = z
@@ -28,7 +21,7 @@ export const StatusPageGroupEntry = z
 
 export const StatusPageEntry = z
   .strictObject({
-    slug: z.string().regex(/^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/),
+    slug: z.string().regex(PAGE_SLUG),
     title: z.string().min(1),
     description: z.string().nullable().default(null),
     access: z
@@ -46,7 +39,8 @@ export const StatusPageEntry = z
       .string()
       .trim()
       .toLowerCase()
-      .regex(DOMAIN, 'custom_domain must be a host name such as status.example.com')
+      .max(PAGE_DOMAIN_MAX_LENGTH)
+      .regex(PAGE_DOMAIN, 'custom_domain must be a host name such as status.example.com')
       .nullable()
       .default(null)
       .describe('a request whose Host is this name gets the page at / (point the name, and a certificate, at Outpost)'),

@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tx } from '../../db/tx.js';
 import { summarize, type Affected, type Incident, type IncidentImpact, type IncidentStatus, type IncidentUpdate } from './incident.js';
+import { jsonColumn } from '../../db/json-column.js';
 
 export interface NewIncident {
   id: string;
@@ -130,8 +131,7 @@ export function createIncidentsRepository(em: () => EntityManager): IncidentsRep
   return repo;
 }
 
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-const affectedFrom = (v: unknown): Affected[] | null => (v == null ? null : json<{ service_id: string; impact: IncidentImpact }[]>(v).map((a) => ({ serviceId: a.service_id, impact: a.impact })));
+const affectedFrom = (v: unknown): Affected[] | null => (v == null ? null : jsonColumn<{ service_id: string; impact: IncidentImpact }[]>(v).map((a) => ({ serviceId: a.service_id, impact: a.impact })));
 
 function updateFromRow(r: Record<string, unknown>): IncidentUpdate {
   return {
@@ -152,12 +152,12 @@ function fromRow(r: Record<string, unknown>): Incident {
     title: String(r.title),
     status: r.status as IncidentStatus,
     impact: r.impact as IncidentImpact,
-    affected: json<{ service_id: string; service_name: string; impact: IncidentImpact }[]>(r.affected_named).map((a) => ({ serviceId: a.service_id, serviceName: a.service_name, impact: a.impact })),
+    affected: jsonColumn<{ service_id: string; service_name: string; impact: IncidentImpact }[]>(r.affected_named).map((a) => ({ serviceId: a.service_id, serviceName: a.service_name, impact: a.impact })),
     alertId: (r.alert_id as string | null) ?? null,
     startsAt: new Date(r.starts_at as string),
     resolvedAt: r.resolved_at ? new Date(r.resolved_at as string) : null,
     createdAt: new Date(r.created_at as string),
     updatedAt: new Date(r.updated_at as string),
-    updates: json<Record<string, unknown>[]>(r.updates).map(updateFromRow),
+    updates: jsonColumn<Record<string, unknown>[]>(r.updates).map(updateFromRow),
   };
 }

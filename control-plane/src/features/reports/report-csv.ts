@@ -1,21 +1,14 @@
-// An uptime report as CSV (RFC 4180): a header row, then one row per service.
+// An uptime report as CSV: a header row, then one row per service.
+import { csv } from '../../csv.js';
 import type { UptimeReport } from './uptime-reports.service.js';
 
 const HEADER = ['service_id', 'name', 'uptime_percentage', 'total_checks', 'failed_checks', 'downtime_minutes', 'mean_response_time_ms', 'p95_response_time_ms', 'incidents'];
 
-/** Quoted when needed; a name a spreadsheet would run as a formula (=, +, -, @) is kept as text. */
-function cell(value: string | number | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 export function reportCsv(report: UptimeReport): string {
-  const rows = report.services.map((s) =>
-    [s.serviceId, s.name, s.uptimePercentage, s.totalChecks, s.failedChecks, s.downtimeMinutes, s.meanResponseTimeMs, s.p95ResponseTimeMs, s.incidents].map(cell).join(','),
+  return csv(
+    HEADER,
+    report.services.map((s) => [s.serviceId, s.name, s.uptimePercentage, s.totalChecks, s.failedChecks, s.downtimeMinutes, s.meanResponseTimeMs, s.p95ResponseTimeMs, s.incidents]),
   );
-  return [HEADER.join(','), ...rows].map((line) => `${line}\r\n`).join('');
 }
 
 /** uptime-report-2024-01-01-2024-02-01.csv */

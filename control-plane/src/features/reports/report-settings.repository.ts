@@ -1,6 +1,7 @@
 // The monthly report e-mail settings of organizations, and the claim that makes each month's
 // report go out once however many replicas run the job.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { jsonColumn } from '../../db/json-column.js';
 
 export interface ReportSettings {
   enabled: boolean;
@@ -31,7 +32,7 @@ export interface ReportSettingsRepository {
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
-const recipientsOf = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as string[];
+const recipientsOf = (v: unknown) => jsonColumn<string[]>(v);
 
 export function createReportSettingsRepository(em: () => EntityManager): ReportSettingsRepository {
   const run = (sql: string, params: unknown[]) => em().execute<Record<string, unknown>[]>(sql, params);

@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { Tx } from '../../db/tx.js';
 import { AppError } from '../../errors.js';
 import type { ServiceStatus } from '../../../../shared/src/status.js';
-import type { PageAccess } from './status-pages.schema.js';
+import type { PageAccess } from '../../../../shared/src/status-page-fields.js';
+import { jsonColumn } from '../../db/json-column.js';
 
 export interface StatusPage {
   id: string;
@@ -146,7 +147,7 @@ export function createStatusPagesRepository(em: () => EntityManager, transaction
         name: String(r.name),
         status: (r.status as ServiceStatus | null) ?? null,
         lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at as string) : null,
-        affectedBy: (typeof r.affected_by === 'string' ? JSON.parse(r.affected_by) : r.affected_by) as PageService['affectedBy'],
+        affectedBy: jsonColumn<PageService['affectedBy']>(r.affected_by),
       }));
     },
     async openIncidents(serviceIds) {
@@ -173,7 +174,7 @@ export function createStatusPagesRepository(em: () => EntityManager, transaction
 }
 
 function fromRow(r: Record<string, unknown>): StatusPage {
-  const serviceIds = json<string[]>(r.service_ids);
+  const serviceIds = jsonColumn<string[]>(r.service_ids);
   // A deleted service leaves the page (status_page_services cascades) and so its group.
   const listed = new Set(serviceIds);
   return {
@@ -184,14 +185,13 @@ function fromRow(r: Record<string, unknown>): StatusPage {
     description: (r.description as string | null) ?? null,
     access: r.access as PageAccess,
     passwordHash: (r.password_hash as string | null) ?? null,
-    ipAllowlist: json<string[]>(r.ip_allowlist),
+    ipAllowlist: jsonColumn<string[]>(r.ip_allowlist),
     customDomain: (r.custom_domain as string | null) ?? null,
     autoIncidents: Boolean(r.auto_incidents),
-    groups: json<{ name: string; service_ids: string[] }[]>(r.groups).map((g) => ({ name: g.name, serviceIds: g.service_ids.filter((id) => listed.has(id)) })),
+    groups: jsonColumn<{ name: string; service_ids: string[] }[]>(r.groups).map((g) => ({ name: g.name, serviceIds: g.service_ids.filter((id) => listed.has(id)) })),
     serviceIds,
     createdAt: new Date(r.created_at as string),
     updatedAt: new Date(r.updated_at as string),
   };
 }
 
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;

@@ -1,24 +1,13 @@
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { normalRange, notARange, PAGE_ACCESS, PAGE_DOMAIN, PAGE_DOMAIN_MAX_LENGTH, PAGE_SLUG } from '../../../../shared/src/status-page-fields.js';
 import type { StatusPage } from './status-pages.repository.js';
 import { readOnly } from '../../http/validate.js';
 
-const SLUG = /^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/;
-const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
-
-export const PAGE_ACCESS = ['public', 'password', 'members', 'ip_allowlist'] as const;
-export type PageAccess = (typeof PAGE_ACCESS)[number];
-
 /** An address or CIDR range, kept in its normal form. */
 const cidr = z.string({ message: 'each allowlist entry must be a string' }).transform((value, ctx) => {
-  const text = value.trim();
-  try {
-    const [address, bits] = text.includes('/') ? ipaddr.parseCIDR(text) : [ipaddr.parse(text), undefined];
-    return bits === undefined ? address.toString() : `${address.toString()}/${bits}`;
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not an IPv4 or IPv6 address or CIDR range` });
-    return z.NEVER;
-  }
+  const range = normalRange(value);
+  if (range === null) ctx.addIssue({ code: 'custom', message: notARange(value) });
+  return range ?? z.NEVER;
 });
 
 const fields = {
@@ -26,7 +15,7 @@ const fields = {
     .string({ message: 'slug must be a string' })
     .trim()
     .toLowerCase()
-    .regex(SLUG, 'slug must be 1-63 lowercase letters, digits, hyphens or underscores, starting and ending with a letter or digit'),
+    .regex(PAGE_SLUG, 'slug must be 1-63 lowercase letters, digits, hyphens or underscores, starting and ending with a letter or digit'),
   title: z.string({ message: 'title must be a string' }).trim().min(1, 'title must not be empty').max(200),
   description: z.string({ message: 'description must be a string' }).trim().max(2000).nullable(),
   public: z.boolean({ message: 'public must be true or false' }).meta({ description: 'Shorthand for access: true is public, false is members' }),
@@ -46,8 +35,8 @@ const fields = {
     .string({ message: 'custom_domain must be a host name' })
     .trim()
     .toLowerCase()
-    .max(253, 'custom_domain must be at most 253 characters')
-    .regex(DOMAIN, 'custom_domain must be a host name such as status.example.com')
+    .max(PAGE_DOMAIN_MAX_LENGTH, `custom_domain must be at most ${PAGE_DOMAIN_MAX_LENGTH} characters`)
+    .regex(PAGE_DOMAIN, 'custom_domain must be a host name such as status.example.com')
     .nullable()
     .meta({ description: 'A request whose Host is this name gets the page at /' }),
   auto_incidents: z.boolean({ message: 'auto_incidents must be true or false' }).meta({ description: 'Show the open alerts of listed services as incidents' }),

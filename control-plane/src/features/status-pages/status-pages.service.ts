@@ -22,7 +22,8 @@ import type { MaintenanceRepository, MaintenanceWindow } from '../maintenance/ma
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { References } from '../organizations/references.js';
 import { unlockCookieName, type PageAccessCheck } from './page-access.js';
-import type { CreateStatusPageInput, PageAccess, UpdateStatusPageInput } from './status-pages.schema.js';
+import type { PageAccess } from '../../../../shared/src/status-page-fields.js';
+import type { CreateStatusPageInput, UpdateStatusPageInput } from './status-pages.schema.js';
 import type { PageGroup, StatusPage, StatusPageFields, StatusPagesRepository } from './status-pages.repository.js';
 import type { Visitor } from './visitor.js';
 
@@ -216,13 +217,11 @@ export function createStatusPagesService(deps: StatusPagesDeps) {
     /** The same history, for feeds: incidents open or past, and maintenance announced, in progress or ended. */
     async feedEntries(page: StatusPage, limit: number) {
       const now = clock.now();
-      const [recent, windows] = await Promise.all([
-        incidents.list({ statusPageId: page.id, status: 'all', limit, since: new Date(now.getTime() - HISTORY_DAYS * DAY_MS) }),
-        maintenance.forPage(page.id),
-      ]);
+      const since = new Date(now.getTime() - HISTORY_DAYS * DAY_MS);
+      const [recent, windows] = await Promise.all([incidents.list({ statusPageId: page.id, status: 'all', limit, since }), maintenance.forPage(page.id)]);
       const listed = new Set(page.serviceIds);
       const ahead = windows.flatMap((w) => shownOccurrences(w, now).map((s) => publicMaintenance(w, page, s.occurrence.startsAt, s.occurrence.endsAt, s.phase)));
-      const past = (await pastEvents(page, { limit })).items.filter((e) => e.type === 'maintenance');
+      const past = await completedMaintenance(page, windows, since, now, limit);
       return { incidents: recent.map((i) => ({ ...publicIncident(i, listed), updated_at: i.updatedAt.toISOString() })), maintenance: [...ahead, ...past] };
     },
   };
@@ -304,28 +303,33 @@ export function createStatusPagesService(deps: StatusPagesDeps) {
     };
   }
 
+  /** Maintenance of these windows that ended in [since, until), as the history shows it. */
+  async function completedMaintenance(page: StatusPage, windows: MaintenanceWindow[], since: Date, until: Date, limit: number) {
+    const now = clock.now();
+    const ended = await deps.endedMaintenance(windows.filter((w) => w.schedule !== null).map((w) => w.id), since, until, limit);
+    const byId = new Map(windows.map((w) => [w.id, w]));
+    return [
+      // One-off windows are their own record; recurring ones left one per occurrence told as ended.
+      ...windows.filter((w) => w.startsAt && w.endsAt && w.endsAt <= now && w.startsAt >= since && w.startsAt < until).map((w) => publicMaintenance(w, page, w.startsAt!, w.endsAt!, 'completed')),
+      ...ended.map((o) => {
+        const w = byId.get(o.windowId)!;
+        return publicMaintenance(w, page, o.startsAt, new Date(o.startsAt.getTime() + (w.durationMinutes ?? 0) * 60_000), 'completed');
+      }),
+    ];
+  }
+
   async function pastEvents(page: StatusPage, { before, limit }: { before?: Date; limit: number }) {
     const now = clock.now();
     const until = before && before < now ? before : now;
     const since = new Date(now.getTime() - HISTORY_DAYS * DAY_MS);
     const listed = new Set(page.serviceIds);
-    const windows = await maintenance.forPage(page.id);
-    const [resolved, ended] = await Promise.all([
+    const [resolved, completed] = await Promise.all([
       incidents.list({ statusPageId: page.id, status: 'resolved', limit, before: until, since }),
-      deps.endedMaintenance(windows.filter((w) => w.schedule !== null).map((w) => w.id), since, until, limit),
+      maintenance.forPage(page.id).then((windows) => completedMaintenance(page, windows, since, until, limit)),
     ]);
-    const byId = new Map(windows.map((w) => [w.id, w]));
-    const maintenanceItems = [
-      // One-off windows are their own record; recurring ones left one per occurrence told as ended.
-      ...windows.filter((w) => w.startsAt && w.endsAt && w.endsAt <= now && w.startsAt >= since && w.startsAt < until).map((w) => publicMaintenance(w, page, w.startsAt!, w.endsAt!, 'completed')),
-      ...ended.flatMap((o) => {
-        const w = byId.get(o.windowId)!;
-        return [publicMaintenance(w, page, o.startsAt, new Date(o.startsAt.getTime() + (w.durationMinutes ?? 0) * 60_000), 'completed')];
-      }),
-    ];
     const items = [
       ...resolved.map((i) => ({ type: 'incident' as const, ...publicIncident(i, listed) })),
-      ...maintenanceItems.map((m) => ({ type: 'maintenance' as const, ...m, started_at: m.starts_at })),
+      ...completed.map((m) => ({ type: 'maintenance' as const, ...m, started_at: m.starts_at })),
     ]
       .sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at))
       .slice(0, limit);

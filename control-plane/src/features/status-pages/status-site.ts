@@ -41,7 +41,8 @@ export function statusSite(pages: StatusPagesService) {
   return {
     /** Answers feed requests; everything else goes on. */
     async middleware(ctx: Context, next: Next): Promise<void> {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+      // Every request passes here: the API's go on at once.
+      if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/')) return next();
       const feed = FEED_PATH.exec(ctx.path);
       if (feed) return serveFeed(ctx, feed[1]!.toLowerCase(), feed[2]!.toLowerCase() as 'rss' | 'atom', `/status/${feed[1]!.toLowerCase()}`);
       const domainFeed = DOMAIN_FEED_PATH.exec(ctx.path);

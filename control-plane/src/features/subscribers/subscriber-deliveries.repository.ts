@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tx } from '../../db/tx.js';
 import type { SubscriberNotice } from './subscriber-notice.js';
 import { CONFIRMATION_EVENT, type ClaimedSubscriberDelivery, type DeliveryPayload, type PagePayload, type SubscriberDeliveryOutcome } from './subscriber-delivery.js';
+import { jsonColumn } from '../../db/json-column.js';
 
 export interface SubscriberDeliveriesRepository {
   /** One row per confirmed subscriber each notice concerns (all of the page, or a component named). */
@@ -18,7 +19,6 @@ export interface SubscriberDeliveriesRepository {
 }
 
 const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 export function createSubscriberDeliveriesRepository(em: () => EntityManager): SubscriberDeliveriesRepository {
   const run = (sql: string, params: unknown[], tx: EntityManager = em()) => tx.execute<Record<string, unknown>[]>(sql, params);
@@ -99,7 +99,7 @@ export function createSubscriberDeliveriesRepository(em: () => EntityManager): S
       return rows.map((r) => ({
         id: String(r.id),
         attempts: Number(r.attempts),
-        payload: json<DeliveryPayload>(r.payload),
+        payload: jsonColumn<DeliveryPayload>(r.payload),
         subscriber: { id: String(r.subscriber_id), email: (r.email as string | null) ?? null, webhookUrl: (r.webhook_url as string | null) ?? null },
       }));
     },

@@ -2,6 +2,7 @@
 // once), each optionally narrowed to some of the page's services.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tx } from '../../db/tx.js';
+import { jsonColumn } from '../../db/json-column.js';
 
 export interface Subscriber {
   id: string;
@@ -95,7 +96,6 @@ export function createSubscribersRepository(em: () => EntityManager): Subscriber
   };
 }
 
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 function toPage(r: Record<string, unknown>): PageRef {
   return { id: String(r.id), organizationId: String(r.organization_id), slug: String(r.slug), title: String(r.title) };
@@ -107,7 +107,7 @@ function toSubscriber(r: Record<string, unknown>): Subscriber {
     statusPageId: String(r.status_page_id),
     email: (r.email as string | null) ?? null,
     webhookUrl: (r.webhook_url as string | null) ?? null,
-    componentIds: json<string[]>(r.component_ids),
+    componentIds: jsonColumn<string[]>(r.component_ids),
     confirmedAt: r.confirmed_at ? new Date(r.confirmed_at as string) : null,
     createdAt: new Date(r.created_at as string),
   };

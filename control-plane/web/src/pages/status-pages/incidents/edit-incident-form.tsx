@@ -1,13 +1,14 @@
 // Corrects an incident itself: its title, overall impact and when it began. What happens next
 // is told by posting an update.
 import { useState, type FormEvent } from 'react';
-import { SelectField, TextField } from '../../../ui/field';
+import { TextField } from '../../../ui/field';
 import { FormActions } from '../../../ui/form-actions';
 import { formErrors } from '../../../ui/form-errors';
 import { browserTimeZone, localInputToIso, toLocalInput } from '../../../ui/local-time';
 import { FormProblems } from '../../../ui/page';
 import { useEditIncident } from './incident-api';
-import { IMPACTS, IMPACT_TEXT, type Impact, type Incident } from './incident-types';
+import { ImpactSelect } from './incident-fields';
+import type { Impact, Incident } from './incident-types';
 
 export function EditIncidentForm({ pageId, incident, onDone }: { pageId: string; incident: Incident; onDone(): void }) {
   const edit = useEditIncident(pageId, incident.id);
@@ -23,13 +24,7 @@ export function EditIncidentForm({ pageId, incident, onDone }: { pageId: string;
     <form onSubmit={submit} noValidate>
       <FormProblems messages={errors.summary(['title', 'impact', 'starts_at'])} />
       <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.field('title')} required autoFocus />
-      <SelectField label="Impact" value={impact} onChange={(e) => setImpact(e.target.value as Impact)} error={errors.field('impact')}>
-        {IMPACTS.map((i) => (
-          <option key={i} value={i}>
-            {IMPACT_TEXT[i]}
-          </option>
-        ))}
-      </SelectField>
+      <ImpactSelect value={impact} onChange={setImpact} error={errors.field('impact')} />
       <TextField
         label="Started"
         type="datetime-local"

@@ -1,14 +1,15 @@
 // "New incident": what is wrong, how far along the team is, how bad it is and for which of the
 // page's services, the first message to visitors and, to backdate it, when it began.
 import { useState, type FormEvent } from 'react';
-import { SelectField, TextAreaField, TextField } from '../../../ui/field';
+import { TextAreaField, TextField } from '../../../ui/field';
 import { FormActions } from '../../../ui/form-actions';
 import { formErrors } from '../../../ui/form-errors';
 import { browserTimeZone, localInputToIso } from '../../../ui/local-time';
 import { FormProblems } from '../../../ui/page';
 import { AffectedServices, type NamedService } from './affected-services';
 import { useCreateIncident } from './incident-api';
-import { IMPACTS, IMPACT_TEXT, INCIDENT_STATUSES, STATUS_TEXT, type Affected, type Impact, type Incident, type IncidentStatus } from './incident-types';
+import { ImpactSelect, StatusSelect } from './incident-fields';
+import type { Affected, Impact, Incident, IncidentStatus } from './incident-types';
 import '../status-pages.css';
 
 const SHOWN_FIELDS = ['title', 'status', 'impact', 'affected', 'message', 'starts_at'];
@@ -57,20 +58,8 @@ export function IncidentForm({ pageId, services, initial, onCancel, onCreated }:
       <FormProblems messages={errors.summary(SHOWN_FIELDS)} />
       <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.field('title')} required autoFocus />
       <div className="form-grid">
-        <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as IncidentStatus)} error={errors.field('status')}>
-          {INCIDENT_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_TEXT[s]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Impact" value={impact} onChange={(e) => setImpact(e.target.value as Impact)} error={errors.field('impact')}>
-          {IMPACTS.map((i) => (
-            <option key={i} value={i}>
-              {IMPACT_TEXT[i]}
-            </option>
-          ))}
-        </SelectField>
+        <StatusSelect value={status} onChange={setStatus} error={errors.field('status')} />
+        <ImpactSelect value={impact} onChange={setImpact} error={errors.field('impact')} />
       </div>
       <AffectedServices services={services} affected={affected} onChange={setAffected} defaultImpact={impact} error={errors.field('affected')} />
       <TextAreaField

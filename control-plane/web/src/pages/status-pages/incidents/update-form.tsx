@@ -1,26 +1,15 @@
 // An update of an incident: posting one (its status, a message and, when they changed, the
 // affected services) or correcting one already posted (status and message).
 import { useState, type FormEvent } from 'react';
-import { SelectField, TextAreaField } from '../../../ui/field';
+import { TextAreaField } from '../../../ui/field';
 import { FormActions } from '../../../ui/form-actions';
 import { formErrors } from '../../../ui/form-errors';
 import { Disclosure } from '../../../ui/disclosure';
 import { FormProblems } from '../../../ui/page';
 import { AffectedServices, type NamedService } from './affected-services';
 import { useEditUpdate, usePostUpdate } from './incident-api';
-import { INCIDENT_STATUSES, STATUS_TEXT, type Affected, type Incident, type IncidentStatus, type IncidentUpdate } from './incident-types';
-
-function StatusSelect({ value, onChange, error }: { value: IncidentStatus; onChange(status: IncidentStatus): void; error?: string }) {
-  return (
-    <SelectField label="Status" value={value} onChange={(e) => onChange(e.target.value as IncidentStatus)} error={error}>
-      {INCIDENT_STATUSES.map((s) => (
-        <option key={s} value={s}>
-          {STATUS_TEXT[s]}
-        </option>
-      ))}
-    </SelectField>
-  );
-}
+import { StatusSelect } from './incident-fields';
+import type { Affected, Incident, IncidentStatus, IncidentUpdate } from './incident-types';
 
 const sameAffected = (a: Affected[], b: Affected[]) =>
   a.length === b.length && a.every((x) => b.some((y) => y.service_id === x.service_id && y.impact === x.impact));
