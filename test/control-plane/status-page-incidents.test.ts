@@ -146,7 +146,7 @@ describe('status page incidents', () => {
     expect((await cp.api.get(`/status-pages/${page.slug}/public/history?limit=0`)).status).to.equal(400);
   });
 
-  it('shows open alerts as incidents unless the page turns that off, and does not repeat an alert an incident was written from', async () => {
+  it('shows open alerts as incidents unless the page turns that off, and not beside a written incident opened from the alert or naming its service', async () => {
     const u = await cp.api.newUser('inc-auto');
     const api = await newService(u, 'API');
     await cp.api.post('/alert-rules', { name: 'down', severity: 'critical', service_id: api, condition: { statuses: ['RED'] } }, u.token);
@@ -161,6 +161,10 @@ describe('status page incidents', () => {
     expect(written.body.alert_id).to.equal(alert.id);
     expect(await sources()).to.deep.equal([['written', 'API is down']]);
     await cp.api.del(`/status-pages/${page.id}/incidents/${written.body.id}`, u.token);
+    expect(await sources()).to.deep.equal([['alert', alert.title]]);
+    const naming = await cp.api.post(`/status-pages/${page.id}/incidents`, { title: 'Checking the API', affected: [{ service_id: api }], message: 'On it.' }, u.token);
+    expect(await sources(), "a written incident naming the service speaks for its alert").to.deep.equal([['written', 'Checking the API']]);
+    await cp.api.del(`/status-pages/${page.id}/incidents/${naming.body.id}`, u.token);
     await cp.api.put(`/status-pages/${page.id}`, { auto_incidents: false }, u.token);
     expect(await sources()).to.deep.equal([]);
   });

@@ -63,6 +63,10 @@ describe('status page maintenance', function () {
     expect((await view()).maintenance).to.deep.equal([]);
 
     expect(await at(start.getTime() - 71 * HOUR)).to.be.at.least(1);
+    // The database fails before the window: its alert opens, and shows until the window does.
+    await cp.api.post('/alert-rules', { name: 'db down', severity: 'critical', service_id: db, condition: { statuses: ['RED'] } }, u.token);
+    await agent.sendResults([{ serviceId: db, ok: false, responseTimeMs: 10, checkedAtMs: clock.now().getTime() - 1000 }]);
+    expect((await view()).incidents.map((i: any) => [i.source, i.service_id])).to.deep.equal([['alert', db]]);
     expect(await cp.running.runMaintenanceAnnouncements(), 'told once').to.equal(0);
     expect((await heard('maintenance_scheduled')).json.maintenance).to.include({ id: created.body.id, title: 'Database upgrade', status: 'scheduled' });
     expect((await view()).maintenance).to.deep.equal([{ id: created.body.id, name: 'Database upgrade', status: 'upcoming', starts_at: start.toISOString(), ends_at: end.toISOString(), service_ids: [db] }]);
@@ -78,6 +82,7 @@ describe('status page maintenance', function () {
     expect(during.services.map((s: any) => [s.name, s.status, s.under_maintenance])).to.deep.equal([['Website', 'GREEN', false], ['Database', 'RED', true]]);
     expect(during.overall_status, 'a service under maintenance is not down').to.equal('GREEN');
     expect(during.overall_message).to.equal('Maintenance is in progress');
+    expect(during.incidents, 'a service under maintenance is not shown down through its alert').to.deep.equal([]);
 
     expect(await at(end.getTime() + HOUR)).to.be.at.least(1);
     expect(await cp.running.runMaintenanceAnnouncements()).to.equal(0);
@@ -86,6 +91,7 @@ describe('status page maintenance', function () {
     const after = await view();
     expect(after.maintenance).to.deep.equal([]);
     expect(after.overall_status).to.equal('RED');
+    expect(after.incidents.map((i: any) => [i.source, i.service_id])).to.deep.equal([['alert', db]]);
     const history = (await cp.api.get(`/status-pages/${page.slug}/public/history`)).body;
     expect(history.items.map((i: any) => [i.type, i.name, i.status])).to.deep.equal([['maintenance', 'Database upgrade', 'completed']]);
   });

@@ -160,7 +160,7 @@ describe('status pages', () => {
       await cp.api.put(`/status-pages/${page.id}`, { public: true }, u.token);
       const shown = await cp.api.get(`/status-pages/${s}/public`);
       expect(shown.status).to.equal(200);
-      expect(shown.body).to.include({ overall_status: null });
+      expect(shown.body).to.include({ overall_status: null, overall_message: 'No services are listed on this page yet' });
       expect(shown.body.services).to.deep.equal([]);
       expect(shown.body.incidents).to.deep.equal([]);
     });

@@ -45,6 +45,8 @@ function overallMessage(status: ServiceStatus | null, affected: number, underMai
   return OVERALL_MESSAGE[status ?? 'PENDING'];
 }
 
+const NO_SERVICES = 'No services are listed on this page yet';
+
 const worst = (statuses: (ServiceStatus | null)[]): ServiceStatus | null => {
   const known = statuses.filter((s): s is ServiceStatus => s !== null);
   return known.length === 0 ? null : known.reduce((w, s) => (SEVERITY[s] > SEVERITY[w] ? s : w));
@@ -242,6 +244,7 @@ export function createStatusPagesService(deps: StatusPagesDeps) {
     ]);
     const shown = windows.flatMap((w) => shownOccurrences(w, now).map((s) => publicMaintenance(w, page, s.occurrence.startsAt, s.occurrence.endsAt, s.phase)));
     const underMaintenance = new Set(shown.filter((m) => m.status === 'in_progress').flatMap((m) => m.service_ids));
+    const writtenFor = new Set(written.flatMap((i) => i.affected.map((a) => a.serviceId)));
     const statusOf = new Map(services.map((s) => [s.id, s.status]));
     // A service under maintenance is not down: it does not make the page red.
     const counted = services.filter((s) => !underMaintenance.has(s.id)).map((s) => s.status);
@@ -252,7 +255,7 @@ export function createStatusPagesService(deps: StatusPagesDeps) {
       title: page.title,
       description: page.description,
       overall_status: overall,
-      overall_message: overallMessage(overall, services.filter((s) => s.affectedBy.length > 0).length, underMaintenance.size),
+      overall_message: services.length === 0 ? NO_SERVICES : overallMessage(overall, services.filter((s) => s.affectedBy.length > 0).length, underMaintenance.size),
       generated_at: now.toISOString(),
       services: services.map((s) => {
         const uptimeBars = bars(s.id, counts, firstDay);
@@ -280,7 +283,9 @@ export function createStatusPagesService(deps: StatusPagesDeps) {
       incidents: [
         ...written.map((i) => publicIncident(i, listed)),
         ...alerts
-          .filter((a) => !fromAlerts.has(a.id))
+          // The team's own words speak for a service (a written incident naming it), and a service
+          // under announced maintenance is not down: their alerts are not shown beside them.
+          .filter((a) => !fromAlerts.has(a.id) && !writtenFor.has(a.serviceId) && !underMaintenance.has(a.serviceId))
           .map((a) => ({
             id: a.id,
             source: 'alert' as const,
