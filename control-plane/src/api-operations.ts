@@ -7,6 +7,10 @@ import { rulesOperations } from './features/alerting/rules.routes.js';
 import { apiKeysOperations } from './features/api-keys/api-keys.routes.js';
 import { authOperations } from './features/auth/auth.routes.js';
 import { profileOperations } from './features/auth/profile.routes.js';
+import { sessionsOperations } from './features/sessions/sessions.routes.js';
+import { mfaSignInOperations } from './features/second-factors/mfa-sign-in.routes.js';
+import { organizationSecurityOperations } from './features/second-factors/organization-security.routes.js';
+import { secondFactorsOperations } from './features/second-factors/second-factors.routes.js';
 import { historyOperations } from './features/checks/history.routes.js';
 import { escalationOperations } from './features/escalation/escalation.routes.js';
 import { healthOperations } from './features/health/health.routes.js';
@@ -21,9 +25,13 @@ import { sslCertificatesOperations } from './features/ssl-certificates/ssl-certi
 import { statusPagesOperations } from './features/status-pages/status-pages.routes.js';
 import { incidentsOperations } from './features/incidents/incidents.routes.js';
 import { subscribersOperations } from './features/subscribers/subscribers.routes.js';
+import { invitationsOperations } from './features/invitations/invitations.routes.js';
+import { passwordResetOperations } from './features/password-reset/password-reset.routes.js';
+import { ssoOperations } from './features/sso/sso.routes.js';
 import { teamsOperations } from './features/teams/teams.routes.js';
 import { badgesOperations } from './features/badges/badges.routes.js';
 import { reportsOperations } from './features/reports/reports.routes.js';
+import { auditLogOperations } from './features/audit/audit-log.routes.js';
 import { openApiOperations } from './http/openapi/openapi-routes.js';
 import type { ApiOperation } from './http/openapi/api-operation.js';
 
@@ -32,6 +40,10 @@ export const apiOperations: readonly ApiOperation[] = [
   ...openApiOperations,
   ...authOperations,
   ...profileOperations,
+  ...sessionsOperations,
+  ...mfaSignInOperations,
+  ...secondFactorsOperations,
+  ...organizationSecurityOperations,
   ...organizationOperations,
   ...apiKeysOperations,
   ...servicesOperations,
@@ -49,8 +61,12 @@ export const apiOperations: readonly ApiOperation[] = [
   ...statusPagesOperations,
   ...incidentsOperations,
   ...subscribersOperations,
+  ...invitationsOperations,
+  ...passwordResetOperations,
+  ...ssoOperations,
   ...backupOperations,
   ...teamsOperations,
   ...badgesOperations,
   ...reportsOperations,
+  ...auditLogOperations,
 ];

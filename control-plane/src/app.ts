@@ -5,6 +5,12 @@ import compress from 'koa-compress';
 import { constants as zlib } from 'node:zlib';
 import websockify from 'koa-websocket';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { refreshRoutes, sessionsRoutes } from './features/sessions/sessions.routes.js';
+import { mfaSignInRoutes } from './features/second-factors/mfa-sign-in.routes.js';
+import { organizationSecurityRoutes } from './features/second-factors/organization-security.routes.js';
+import { secondFactorsRoutes } from './features/second-factors/second-factors.routes.js';
+import type { SecondFactorsFeature } from './features/second-factors/second-factors-feature.js';
+import type { SessionsService } from './features/sessions/sessions.service.js';
 import type { AuthService } from './features/auth/auth.service.js';
 import { historyRoutes, metricsOverviewRoutes } from './features/checks/history.routes.js';
 import type { HistoryService } from './features/checks/history.service.js';
@@ -32,6 +38,7 @@ import { servicesRoutes } from './features/services/services.routes.js';
 import type { ServicesService } from './features/services/services.service.js';
 import { apiRateLimit } from './http/api-rate-limit.js';
 import { authenticate } from './http/authenticate.js';
+import { apiKeyScopes } from './http/api-key-scopes.js';
 import type { CredentialVerifier } from './features/auth/credential-verifier.js';
 import { clientAddress } from './http/client-address.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
@@ -51,6 +58,14 @@ import { incidentsRoutes } from './features/incidents/incidents.routes.js';
 import type { IncidentsService } from './features/incidents/incidents.service.js';
 import { publicSubscriptionRoutes, subscribersRoutes } from './features/subscribers/subscribers.routes.js';
 import type { SubscribersService } from './features/subscribers/subscribers.service.js';
+import { invitationsRoutes, publicInvitationRoutes } from './features/invitations/invitations.routes.js';
+import type { InvitationAcceptance } from './features/invitations/invitation-acceptance.js';
+import type { InvitationsService } from './features/invitations/invitations.service.js';
+import { passwordResetRoutes } from './features/password-reset/password-reset.routes.js';
+import type { PasswordResetService } from './features/password-reset/password-reset.service.js';
+import { ssoSettingsRoutes, ssoSignInRoutes } from './features/sso/sso.routes.js';
+import type { SsoSettingsService } from './features/sso/sso-settings.service.js';
+import type { SsoSignInService } from './features/sso/sso-sign-in.service.js';
 import { teamsRoutes } from './features/teams/teams.routes.js';
 import type { TeamsService } from './features/teams/teams.service.js';
 import type { HeartbeatsService } from './features/heartbeats/heartbeats.service.js';
@@ -72,11 +87,21 @@ import type { BackupService } from './features/backup/backup.service.js';
 import { docsPage } from './http/openapi/docs-page.js';
 import { openApiRoutes } from './http/openapi/openapi-routes.js';
 import type { Logger } from './logger.js';
+import type { AuditTrail } from './features/audit/audit-trail.js';
+import type { AuditLogFeature } from './features/audit/audit-log-feature.js';
+import { auditLogRoutes } from './features/audit/audit-log.routes.js';
 import type { WsFeed } from './ws/ws-feed.js';
 
 export interface AppDeps {
   logger: Logger;
+  /** Who changed what: written by the audit middleware and by features with changes outside REST CRUD. */
+  audit: AuditTrail;
+  /** GET /audit-log, and the middleware that records changes and sign-ins. */
+  auditLog: AuditLogFeature;
   verifyCredential: CredentialVerifier;
+  sessions: SessionsService;
+  /** TOTP, recovery codes and passkeys; the sign-in's second step; the organization's rule. */
+  secondFactors: SecondFactorsFeature;
   apiKeys: ApiKeysService;
   organization: OrganizationService;
   profile: ProfileService;
@@ -88,6 +113,13 @@ export interface AppDeps {
   reportSettings: ReportSettingsService;
   incidents: IncidentsService;
   subscribers: SubscribersService;
+  invitations: InvitationsService;
+  /** The invited person's side of invitations (public). */
+  invitationAcceptance: InvitationAcceptance;
+  passwordResets: PasswordResetService;
+  /** An organization's single sign-on settings (admins) and the browser's sign-in through it (public). */
+  ssoSettings: SsoSettingsService;
+  ssoSignIn: SsoSignInService;
   teams: TeamsService;
   auth: AuthService;
   services: ServicesService;
@@ -125,10 +157,12 @@ export interface AppDeps {
 /** Every route under /api/v1; each one has its operation in api-operations.ts. */
 export function createApiRouter(deps: AppDeps): Router {
   const api = new Router({ prefix: '/api/v1' });
-  const publicRoutes = [healthRoutes(deps.pingDatabase), openApiRoutes(apiOperations), authRoutes(deps.auth), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages), publicSubscriptionRoutes(deps.subscribers), publicBadgeRoutes(deps.badges), backupRoutes(deps.backups, deps.verifyCredential, deps.isAdminToken)];
+  const publicRoutes = [healthRoutes(deps.pingDatabase), openApiRoutes(apiOperations), authRoutes(deps.auth), mfaSignInRoutes(deps.secondFactors.signIn, deps.secondFactors.relyingPartyOf), refreshRoutes(deps.sessions), heartbeatPingRoutes(deps.heartbeats), publicStatusPageRoutes(deps.statusPages), publicSubscriptionRoutes(deps.subscribers), publicInvitationRoutes(deps.invitationAcceptance), passwordResetRoutes(deps.passwordResets), ssoSignInRoutes(deps.ssoSignIn), publicBadgeRoutes(deps.badges), backupRoutes(deps.backups, deps.verifyCredential, deps.isAdminToken)];
   // No allowedMethods() per router: nested routes are copied into this one, so the single
   // api.allowedMethods() of createApp answers 405/501 from the same matched routes, while each
   // router's own would be one more layer on every request (22 of them cost a tenth of a cheap GET).
+  // Sign-ins, failed ones and registrations: around the public auth routes below.
+  api.use(deps.auditLog.signIns);
   for (const r of publicRoutes) api.use(r.routes());
 
   const protectedRoutes = [
@@ -146,18 +180,26 @@ export function createApiRouter(deps: AppDeps): Router {
     apiKeysRoutes(deps.apiKeys),
     ...organizationRoutes(deps.organization),
     profileRoutes(deps.profile),
+    sessionsRoutes(deps.sessions),
+    secondFactorsRoutes(deps.secondFactors.service, deps.secondFactors.relyingPartyOf),
+    organizationSecurityRoutes(deps.secondFactors.organizationSecurity),
     heartbeatsRoutes(deps.heartbeats),
     sslCertificatesRoutes(deps.sslCertificates),
     statusPagesRoutes(deps.statusPages),
     incidentsRoutes(deps.incidents),
     subscribersRoutes(deps.subscribers),
+    invitationsRoutes(deps.invitations),
+    ssoSettingsRoutes(deps.ssoSettings),
     teamsRoutes(deps.teams),
     badgeTokenRoutes(deps.badges),
     reportsRoutes(deps.uptimeReports, deps.reportSettings),
+    auditLogRoutes(deps.auditLog.service),
   ];
   const guarded = new Router();
   guarded.use(authenticate(deps.verifyCredential));
+  guarded.use(apiKeyScopes);
   if (deps.apiLimiter) guarded.use(apiRateLimit(deps.apiLimiter));
+  guarded.use(deps.auditLog.changes);
   for (const r of protectedRoutes) guarded.use(r.routes());
   api.use(guarded.routes());
   return api;

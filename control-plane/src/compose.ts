@@ -23,6 +23,9 @@ import { createApiKeysRepository } from './features/api-keys/api-keys.repository
 import { createApiKeysService } from './features/api-keys/api-keys.service.js';
 import { createVerifiedKeys } from './features/api-keys/verified-keys.js';
 import { jwtOrApiKey } from './features/auth/credential-verifier.js';
+import { createSessionLiveness } from './features/sessions/session-liveness.js';
+import { createSessionsRepository } from './features/sessions/sessions.repository.js';
+import { createSessionsService } from './features/sessions/sessions.service.js';
 import { defaultWebDir } from './http/web-app.js';
 import { createAssignmentHub } from './features/agents/assignment-hub.js';
 import { createAlertEvaluator } from './features/alerting/alert-evaluator.js';
@@ -123,6 +126,10 @@ import { createIncidentsService } from './features/incidents/incidents.service.j
 import { maintenanceAnnouncements } from './features/maintenance/maintenance-announcements.js';
 import { createAnnouncementsRepository } from './features/maintenance/maintenance-announcements.repository.js';
 import { createSubscribersFeature } from './features/subscribers/subscribers-feature.js';
+import { createSecondFactorsFeature } from './features/second-factors/second-factors-feature.js';
+import { createInvitationsFeature } from './features/invitations/invitations-feature.js';
+import { createPasswordResetFeature } from './features/password-reset/password-reset-feature.js';
+import { createSsoFeature } from './features/sso/sso-feature.js';
 import { createAgentGateway } from './grpc/agent-gateway.js';
 import type { Logger } from './logger.js';
 import { createControlPlaneMetrics } from './metrics/control-plane-metrics.js';
@@ -134,6 +141,9 @@ import { verifyAdminToken } from './features/backup/admin-token.js';
 import { createBackupRepository } from './features/backup/backup.repository.js';
 import { createBackupService } from './features/backup/backup.service.js';
 import { createWsFeed } from './ws/ws-feed.js';
+import { createAuditTrail } from './features/audit/audit-trail.js';
+import { createAuditLogFeature } from './features/audit/audit-log-feature.js';
+import { apiOperations } from './api-operations.js';
 
 /** Partitions are made days ahead, so an hourly round is plenty. */
 const RETENTION_INTERVAL_MS = 3_600_000;
@@ -168,9 +178,18 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const tokens = createTokenService(secrets.jwtSecret);
   const access = createOrganizationAccess(createOrganizationsRepository(db.em, sql));
   const hasher = createPasswordHasher();
+  const audit = createAuditTrail(db.em);
   const verifiedKeys = createVerifiedKeys();
-  const apiKeys = createApiKeysService(createApiKeysRepository(db.em), hasher, access, verifiedKeys, (id) => replication!.apiKeyRevoked(id));
-  const verifyCredential = jwtOrApiKey(tokens, apiKeys);
+  const apiKeys = createApiKeysService(createApiKeysRepository(db.em), hasher, access, verifiedKeys, (id) => replication!.apiKeyRevoked(id), () => clock.now());
+  const sessionsRepo = createSessionsRepository(db.em);
+  const sessionLiveness = createSessionLiveness(sessionsRepo);
+  const sessions = createSessionsService({
+    sessions: sessionsRepo,
+    tokens,
+    ends: { sessionsEnded: (ids) => replication!.sessionsEnded(ids), userSessionsEnded: (userId) => replication!.userSessionsEnded(userId) },
+    clock,
+  });
+  const verifyCredential = jwtOrApiKey(tokens, apiKeys, sessionLiveness);
   const feed = createWsFeed({ verify: verifyCredential, access, bus, followers, logger });
   const metrics = createControlPlaneMetrics({
     readings: createMetricsReadingsRepository(sql.query),
@@ -315,6 +334,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     findServices: servicesRepo.findByIds,
     ruleCache,
     verifiedKeys,
+    sessionLiveness,
     disconnectAgent: (agentId) => gateway.disconnectAgent(agentId),
     logger,
   });
@@ -347,6 +367,17 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     access, retry: options.retry ?? DEFAULT_RETRY, clock, maxWaitMs: dueTimers.maxWaitMs, logger,
   });
   const subscriberNotifier = subscribers.notifier;
+  const findUserByEmail = createAccountsRepository(db.em).findUserByEmail;
+  const invitations = createInvitationsFeature({
+    em: db.em, transaction: db.transaction, notifications: config.notifications, mailer: smtp, access, findUserByEmail, hasher,
+    loginLimiter: createLoginLimiter(sharedLimiters, { perAddressAndAccount: config.limits.loginFailures, perAddress: config.limits.loginAddressFailures }),
+    sessions, audit, clock, logger,
+  });
+  const passwordResets = createPasswordResetFeature({
+    em: db.em, transaction: db.transaction, notifications: config.notifications, mailer: smtp, findUserByEmail, hasher, sessions, audit,
+    limiters: sharedLimiters, limits: { perAddress: config.limits.passwordResets, perEmail: config.limits.passwordResetsPerEmail }, clock, logger,
+  });
+  const sso = createSsoFeature({ em: db.em, transaction: db.transaction, box: secretBox, access, sessions, audit, publicUrl: config.notifications.publicUrl, clock });
   const announcementsRepo = createAnnouncementsRepository(db.em);
   const announcementJob = createDueTimer(
     'maintenance announcements',
@@ -361,22 +392,34 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     isMember: (actor, organizationId) => access.roleIn(actor, organizationId).then(() => true, () => false),
     now: () => clock.now(),
   });
+  // The services it snapshots are appDeps'; asked only once requests arrive.
+  const auditLog = createAuditLogFeature({ em: db.em, trail: audit, access, operations: apiOperations, services: () => appDeps, clock, maxWaitMs: dueTimers.maxWaitMs, logger });
+  const secondFactors = createSecondFactorsFeature({
+    em: db.em, transaction: db.transaction, box: secretBox, hasher, passwordHash: createProfileRepository(db.em).passwordHash, sessions, ssoGate: sso.gate, access, audit,
+    limiters: sharedLimiters, failuresPerAddress: config.limits.loginAddressFailures, publicUrl: config.configuredPublicUrl, clock,
+  });
   const appDeps = {
     logger,
+    secondFactors,
+    audit,
+    auditLog,
+    sessions,
     verifyCredential,
     apiKeys,
-    organization: createOrganizationService(createOrganizationAdminRepository(db.em), access, tokens),
-    profile: createProfileService(createProfileRepository(db.em), hasher),
+    organization: createOrganizationService(createOrganizationAdminRepository(db.em), access, tokens, sso.gate),
+    profile: createProfileService(createProfileRepository(db.em), hasher, sessions),
     heartbeats,
     sslCertificates: createSslCertificatesService({ certificates: createSslCertificatesRepository(db.em), services: servicesRepo, access, listener: serviceChanges, clock }),
     clock,
     auth: createAuthService({
       accounts: createAccountsRepository(db.em),
       hasher,
-      tokens,
+      sessions,
       limiter: createLoginLimiter(sharedLimiters, { perAddressAndAccount: config.limits.loginFailures, perAddress: config.limits.loginAddressFailures }),
       registrations: config.limits.registrations && sharedLimiters('registrations', config.limits.registrations),
       defaultPlan: config.defaultPlan,
+      ssoGate: sso.gate,
+      secondFactor: secondFactors.signIn,
     }),
     testRuns,
     services: createServicesService({ services: servicesRepo, dependencies: createDependenciesRepository(sql), overview: settledOverview(createServiceOverviewRepository(db.em), rollups.settle), access, secrets: secretBox, secretReferences: secretResolver, listener: serviceChanges, clock }),
@@ -391,6 +434,11 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     }),
     incidents: createIncidentsService({ incidents: incidentsRepo, pages: statusPagesRepo, access, references, transaction: db.transaction, subscribers: subscriberNotifier, clock }),
     subscribers: subscribers.service,
+    invitations: invitations.service,
+    invitationAcceptance: invitations.acceptance,
+    passwordResets: passwordResets.service,
+    ssoSettings: sso.settings,
+    ssoSignIn: sso.signIn,
     rules: createRulesService({ rules: rulesRepo, access, rulesChanged: replication.rulesChanged, references }),
     alerts: createAlertsService({ alerts: alertsRepo, deliveries, escalation: escalationRepo, planner, access, transaction: db.transaction, events: bus, relay, wakeDispatcher, clock }),
     channels: createChannelsService({ channels: channelsRepo, access, secrets: secretBox, planner, transaction: db.transaction, wakeDispatcher, settings: config.notifications, messages }),
@@ -425,6 +473,6 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
 
   return {
     appDeps, gateway, hub, cluster, lease, followers, upkeep, dispatcher, monthlyReportJob, announcementJob, escalationJob, heartbeatJob, retentionJob, rollups, rollupJob, reminderJob, silenceJob, watchdogJob,
-    resealLegacySecrets, scrapeMetrics, subscriberJob: subscribers.job,
+    resealLegacySecrets, scrapeMetrics, subscriberJob: subscribers.job, auditLogJob: auditLog.job, passwordResets,
   };
 }

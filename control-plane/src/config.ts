@@ -90,6 +90,8 @@ const ConfigSchema = z.object({
   LOGIN_ADDRESS_FAILURE_LIMIT: rateLimit.prefault('100/900'),
   SUBSCRIBE_RATE_LIMIT: rateLimit.prefault('10/3600'),
   SUBSCRIBE_EMAIL_RATE_LIMIT: rateLimit.prefault('3/3600'),
+  PASSWORD_RESET_RATE_LIMIT: rateLimit.prefault('10/3600'),
+  PASSWORD_RESET_EMAIL_RATE_LIMIT: rateLimit.prefault('3/3600'),
   HTTP_HEADERS_TIMEOUT_SECONDS: positiveInt('seconds').max(300).default(10),
   HTTP_REQUEST_TIMEOUT_SECONDS: positiveInt('seconds').max(3600).default(30),
   HTTP_MAX_CONNECTIONS_PER_CLIENT: positiveInt('connections').max(100_000).default(512),
@@ -159,6 +161,8 @@ export interface Config {
   readonly metrics: MetricsSettings;
   /** Where agents reach the gRPC endpoint, for the install commands; absent: the request's host name and GRPC_PORT. */
   readonly publicGrpcAddress: string | undefined;
+  /** PUBLIC_URL as set; absent when unset (passkeys then belong to the host each request came to). */
+  readonly configuredPublicUrl: string | undefined;
 }
 
 export interface MetricsSettings {
@@ -195,6 +199,10 @@ export interface LimitSettings {
   readonly subscriptions: RateLimit | undefined;
   /** Status page subscriptions per e-mail address (each sends a confirmation mail). */
   readonly subscriptionsPerEmail: RateLimit | undefined;
+  /** Password reset requests per client address. */
+  readonly passwordResets: RateLimit | undefined;
+  /** Password reset requests per e-mail address (each may send a mail). */
+  readonly passwordResetsPerEmail: RateLimit | undefined;
 }
 
 export interface NotificationSettings {
@@ -249,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     defaultPlan: c.DEFAULT_PLAN,
     grpcTls: c.GRPC_TLS_CERT && c.GRPC_TLS_KEY ? { certFile: c.GRPC_TLS_CERT, keyFile: c.GRPC_TLS_KEY, clientCaFile: c.GRPC_TLS_CLIENT_CA } : undefined,
     publicGrpcAddress: c.PUBLIC_GRPC_ADDRESS,
+    configuredPublicUrl: c.PUBLIC_URL,
     metrics: Object.freeze({ address: c.METRICS_ADDR, token: c.METRICS_TOKEN, perService: c.METRICS_PER_SERVICE, maxServices: c.METRICS_MAX_SERVICES }),
     http: Object.freeze({
       trustedProxies: Object.freeze(c.TRUSTED_PROXIES),
@@ -263,6 +272,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       loginAddressFailures: c.LOGIN_ADDRESS_FAILURE_LIMIT,
       subscriptions: c.SUBSCRIBE_RATE_LIMIT,
       subscriptionsPerEmail: c.SUBSCRIBE_EMAIL_RATE_LIMIT,
+      passwordResets: c.PASSWORD_RESET_RATE_LIMIT,
+      passwordResetsPerEmail: c.PASSWORD_RESET_EMAIL_RATE_LIMIT,
     }),
     notifications: Object.freeze({
       smtp: c.SMTP_HOST

@@ -36,6 +36,8 @@ export interface RunningControlPlane {
   runWatchdog(): Promise<number>;
   /** Sends the monthly uptime reports due now (tests move the clock first). */
   runMonthlyReports(): Promise<number>;
+  /** Deletes the audit log rows past their retention now (once a day of the clock, as the job does). */
+  runAuditRetention(): Promise<number>;
   /** Runs one round of heartbeat deadlines now (tests move the clock first). */
   runHeartbeatDeadlines(): Promise<number>;
   /** Runs one round of partition upkeep and retention now (tests). */
@@ -95,6 +97,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   parts.subscriberJob.start();
   parts.watchdogJob.start();
   parts.monthlyReportJob.start();
+  parts.auditLogJob.start();
   parts.rollupJob.start();
   const metricsUrl = metricsServer ? `http://${displayHost(config.metrics.address!.host)}:${metricsServer.port}/metrics` : `http://${displayHost(config.host)}:${httpPort}/metrics`;
   logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port, metricsUrl }, 'control plane listening');
@@ -118,6 +121,7 @@ export async function startControlPlane(config: Config, logger: Logger, options:
     runSubscriberDeliveries: () => parts.subscriberJob.runOnce(),
     runWatchdog: () => parts.watchdogJob.runOnce(),
     runMonthlyReports: () => parts.monthlyReportJob.runOnce(),
+    runAuditRetention: () => parts.auditLogJob.runOnce(),
     runRetention: () => parts.retentionJob.runOnce(),
     settleRollups: () => parts.rollups.settle(),
     async stop() {
@@ -143,9 +147,11 @@ export async function startControlPlane(config: Config, logger: Logger, options:
       await parts.subscriberJob.stop();
       await parts.watchdogJob.stop();
       await parts.monthlyReportJob.stop();
+      await parts.auditLogJob.stop();
       await parts.retentionJob.stop();
       await parts.rollupJob.stop();
       await parts.dispatcher.stop();
+      await parts.passwordResets.drain();
       await db.close();
       removeMarker?.();
       logger.info('control plane stopped');

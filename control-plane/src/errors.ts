@@ -7,6 +7,8 @@ export type ErrorCode =
   /** A status page whose access is password, asked for without the cookie its password earns. */
   | 'PASSWORD_REQUIRED'
   | 'FORBIDDEN'
+  /** A password sign-in into an organization that requires single sign-on; the message names its start URL. */
+  | 'SSO_REQUIRED'
   | 'PLAN_LIMIT_REACHED'
   | 'NOT_FOUND'
   | 'CONFLICT'

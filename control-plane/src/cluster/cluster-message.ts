@@ -43,6 +43,10 @@ export const ClusterMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('rules'), org: id }),
   /** An API key was revoked: no replica may keep accepting it. */
   z.object({ k: z.literal('key'), id }),
+  /** Sessions ended: no replica may keep serving their tokens. */
+  z.object({ k: z.literal('sessions'), ids }),
+  /** Every session and token of user `id` ended (sign out everywhere, a new password). */
+  z.object({ k: z.literal('user-sessions'), id }),
   /** A registered agent was deleted or its token revoked: its streams end everywhere. */
   z.object({ k: z.literal('agent'), id }),
   /** A test run for an agent whose stream replica `to` holds (test-run-relay.ts). */

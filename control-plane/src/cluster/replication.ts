@@ -6,6 +6,8 @@ import type { Logger } from '../logger.js';
 import type { AssignmentHub } from '../features/agents/assignment-hub.js';
 import type { RuleCache } from '../features/alerting/rule-cache.js';
 import type { VerifiedKeys } from '../features/api-keys/verified-keys.js';
+import type { SessionLiveness } from '../features/sessions/session-liveness.js';
+import type { SessionEnds } from '../features/sessions/sessions.service.js';
 import type { ServiceRecord } from '../features/services/service.entity.js';
 import type { ServiceChangeListener } from '../features/services/services.service.js';
 import type { ClusterBus } from './cluster-bus.js';
@@ -21,12 +23,13 @@ export interface ReplicationDeps {
   findServices(serviceIds: string[]): Promise<ServiceRecord[]>;
   ruleCache: RuleCache;
   verifiedKeys: VerifiedKeys;
+  sessionLiveness: SessionLiveness;
   /** Ends this replica's streams of a registered agent. */
   disconnectAgent(agentId: string): void;
   logger: Logger;
 }
 
-export interface Replication {
+export interface Replication extends SessionEnds {
   /** Service changes for this replica's agents and every other replica's. */
   serviceChanges: ServiceChangeListener;
   rulesChanged(organizationId: string): Promise<void>;
@@ -34,7 +37,7 @@ export interface Replication {
   agentRevoked(agentId: string): Promise<void>;
 }
 
-export function replicate({ bus, hub, peers, findService, findServices, ruleCache, verifiedKeys, disconnectAgent, logger }: ReplicationDeps): Replication {
+export function replicate({ bus, hub, peers, findService, findServices, ruleCache, verifiedKeys, sessionLiveness, disconnectAgent, logger }: ReplicationDeps): Replication {
   bus.on('service', async ({ id, v, removed }) => {
     // A replica with no agent has no one to tell, and need not read the service.
     if (hub.onlineAgents() === 0) return;
@@ -55,9 +58,12 @@ export function replicate({ bus, hub, peers, findService, findServices, ruleCach
   bus.on('rules', ({ org }) => ruleCache.invalidate(org));
   bus.on('key', ({ id }) => verifiedKeys.forget(id));
   bus.on('agent', ({ id }) => disconnectAgent(id));
+  bus.on('sessions', ({ ids }) => ids.forEach((id) => sessionLiveness.forgetSession(id)));
+  bus.on('user-sessions', ({ id }) => sessionLiveness.forgetUser(id));
   bus.onResync(async () => {
     ruleCache.clear();
     verifiedKeys.clear();
+    sessionLiveness.clear();
     await hub.refresh({ everything: true });
   });
 
@@ -113,6 +119,17 @@ export function replicate({ bus, hub, peers, findService, findServices, ruleCach
     async apiKeyRevoked(keyId) {
       verifiedKeys.forget(keyId);
       await tellAndWait({ k: 'key', id: keyId });
+    },
+    async sessionsEnded(sessionIds) {
+      for (let i = 0; i < sessionIds.length; i += MAX_IDS_PER_MESSAGE) {
+        const chunk = sessionIds.slice(i, i + MAX_IDS_PER_MESSAGE);
+        chunk.forEach((id) => sessionLiveness.forgetSession(id));
+        await tellAndWait({ k: 'sessions', ids: chunk });
+      }
+    },
+    async userSessionsEnded(userId) {
+      sessionLiveness.forgetUser(userId);
+      await tellAndWait({ k: 'user-sessions', id: userId });
     },
     async agentRevoked(agentId) {
       disconnectAgent(agentId);

@@ -32,6 +32,7 @@ const CLOSE_REVOKED = 4403;
 const REVOKED_REASONS: Record<GrantEnd, string> = {
   api_key_revoked: 'the API key was revoked',
   membership_ended: 'no longer a member of this organization',
+  session_ended: 'the session has ended',
 };
 
 export interface WsFeed {
@@ -145,7 +146,7 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
             const expiry = setTimeout(() => admitted.delete(info.req) && followers.release(organizationId), ADMISSION_TIMEOUT_MS);
             expiry.unref();
             admitted.set(info.req, {
-              grant: { userId: actor.userId, organizationId, apiKeyId: actor.apiKey?.id ?? null },
+              grant: { userId: actor.userId, organizationId, apiKeyId: actor.apiKey?.id ?? null, sessionId: actor.sessionId ?? null },
               expiresAt: actor.expiresAt?.getTime() ?? null,
               expiry,
             });

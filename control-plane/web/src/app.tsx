@@ -16,6 +16,10 @@ const page = (load: () => Promise<{ default: ComponentType }>) => {
 
 const SignIn = page(() => import('./pages/auth/sign-in'));
 const CreateAccount = page(() => import('./pages/auth/create-account'));
+const AcceptInvitation = page(() => import('./pages/auth/accept-invitation'));
+const ForgotPassword = page(() => import('./pages/auth/forgot-password'));
+const ResetPassword = page(() => import('./pages/auth/reset-password'));
+const SsoLanding = page(() => import('./pages/sso/sso-landing'));
 const PublicStatus = page(() => import('./pages/public-status/public-status'));
 
 const SIGNED_IN_ROUTES: [string, ReactNode][] = [
@@ -41,9 +45,13 @@ const SIGNED_IN_ROUTES: [string, ReactNode][] = [
   ['/teams', page(() => import('./pages/teams/teams'))],
   ['/members', page(() => import('./pages/members/members'))],
   ['/api-keys', page(() => import('./pages/api-keys/api-keys'))],
+  ['/audit-log', page(() => import('./pages/audit-log/audit-log'))],
   ['/secrets', page(() => import('./pages/secrets/secrets'))],
   ['/organization', page(() => import('./pages/organization/organization'))],
+  ['/sso', page(() => import('./pages/sso/sso-settings'))],
   ['/profile', page(() => import('./pages/profile/profile'))],
+  ['/security', page(() => import('./pages/security/security'))],
+  ['/sessions', page(() => import('./pages/sessions/sessions'))],
 ];
 
 function RequireSession({ children }: { children: ReactNode }) {
@@ -60,6 +68,10 @@ export function App() {
     <Routes>
       <Route path="/sign-in" element={<Suspense fallback={loading}>{SignIn}</Suspense>} />
       <Route path="/create-account" element={<Suspense fallback={loading}>{CreateAccount}</Suspense>} />
+      <Route path="/accept-invitation" element={<Suspense fallback={loading}>{AcceptInvitation}</Suspense>} />
+      <Route path="/forgot-password" element={<Suspense fallback={loading}>{ForgotPassword}</Suspense>} />
+      <Route path="/reset-password" element={<Suspense fallback={loading}>{ResetPassword}</Suspense>} />
+      <Route path="/sign-in/sso" element={<Suspense fallback={loading}>{SsoLanding}</Suspense>} />
       <Route path="/status/:slug" element={<Suspense fallback={loading}>{PublicStatus}</Suspense>} />
       {customDomainSlug && <Route path="/" element={<Suspense fallback={loading}>{PublicStatus}</Suspense>} />}
       <Route

@@ -3,7 +3,7 @@ import type { ApiKey } from '../../../control-plane/src/features/api-keys/api-ke
 import { createVerifiedKeys } from '../../../control-plane/src/features/api-keys/verified-keys.js';
 
 describe('verified API keys', () => {
-  const keyWithId = (id: string): ApiKey => ({ id, organizationId: 'o', createdBy: 'u', name: id, role: 'viewer', prefix: 'p', createdAt: new Date(0), lastUsedAt: null });
+  const keyWithId = (id: string): ApiKey => ({ id, organizationId: 'o', createdBy: 'u', name: id, role: 'viewer', prefix: 'p', scopes: null, expiresAt: null, createdAt: new Date(0), lastUsedAt: null });
 
   it('remembers a key for a minute, not longer', () => {
     let now = 0;

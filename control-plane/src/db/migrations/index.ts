@@ -34,6 +34,11 @@ export const MIGRATIONS: readonly MigrationEntry[] = [
   { name: '0021-recurring-maintenance', load: async () => (await import('./0021-recurring-maintenance.js')).Migration0021RecurringMaintenance },
   { name: '0022-agent-sightings', load: async () => (await import('./0022-agent-sightings.js')).Migration0022AgentSightings },
   { name: '0023-status-page-communication', load: async () => (await import('./0023-status-page-communication.js')).Migration0023StatusPageCommunication },
+  { name: '0024-sessions-and-scoped-keys', load: async () => (await import('./0024-sessions-and-scoped-keys.js')).Migration0024SessionsAndScopedKeys },
+  { name: '0025-audit-log', load: async () => (await import('./0025-audit-log.js')).Migration0025AuditLog },
+  { name: '0026-invitations-and-resets', load: async () => (await import('./0026-invitations-and-resets.js')).Migration0026InvitationsAndResets },
+  { name: '0027-second-factors', load: async () => (await import('./0027-second-factors.js')).Migration0027SecondFactors },
+  { name: '0028-single-sign-on', load: async () => (await import('./0028-single-sign-on.js')).Migration0028SingleSignOn },
 ];
 
 /** The migrations as MikroORM's migrator takes them, their modules loaded. */

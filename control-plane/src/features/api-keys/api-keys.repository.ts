@@ -8,6 +8,9 @@ export interface ApiKey {
   name: string;
   role: Role;
   prefix: string;
+  /** Null: everything the role allows. */
+  scopes: string[] | null;
+  expiresAt: Date | null;
   createdAt: Date;
   lastUsedAt: Date | null;
 }
@@ -21,14 +24,17 @@ export interface ApiKeysRepository {
   touch(id: string): Promise<void>;
 }
 
-const COLUMNS = 'id, organization_id, created_by, name, role, prefix, created_at, last_used_at';
+const COLUMNS = 'id, organization_id, created_by, name, role, prefix, scopes, expires_at, created_at, last_used_at';
 
 export function createApiKeysRepository(em: () => EntityManager): ApiKeysRepository {
   const run = (sql: string, params: unknown[]) => em().execute<Record<string, unknown>[]>(sql, params);
   return {
     async insert(k) {
-      const [row] = await run(`insert into api_keys (id, organization_id, created_by, name, role, prefix, key_hash) values (?, ?, ?, ?, ?, ?, ?) returning ${COLUMNS}`, [
-        k.id, k.organizationId, k.createdBy, k.name, k.role, k.prefix, k.keyHash,
+      const [row] = await run(`insert into api_keys (id, organization_id, created_by, name, role, prefix, scopes, expires_at, key_hash) values (?, ?, ?, ?, ?, ?, ?::text[], ?, ?) returning ${COLUMNS}`, [
+        k.id, k.organizationId, k.createdBy, k.name, k.role, k.prefix,
+        // An array literal: knex would spread a JS array into a list. Scopes are catalogue names (no quotes or commas).
+        k.scopes && `{${k.scopes.join(',')}}`,
+        k.expiresAt, k.keyHash,
       ]);
       return fromRow(row!);
     },
@@ -60,6 +66,8 @@ function fromRow(r: Record<string, unknown>): ApiKey {
     name: String(r.name),
     role: r.role as Role,
     prefix: String(r.prefix),
+    scopes: (r.scopes as string[] | null) ?? null,
+    expiresAt: r.expires_at ? new Date(r.expires_at as string) : null,
     createdAt: new Date(r.created_at as string),
     lastUsedAt: r.last_used_at ? new Date(r.last_used_at as string) : null,
   };

@@ -1,7 +1,11 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import { parseInput } from '../../http/validate.js';
 import type { ApiOperation } from '../../http/openapi/api-operation.js';
-import { LoginInput, RegisteredJson, RegisterInput, SessionJson } from './auth.schema.js';
+import { SessionJson, sessionAnswer, signInContext } from '../sessions/sessions.routes.js';
+import { LoginInput, RegisteredJson, RegisterInput } from './auth.schema.js';
+import { mfaRequiredAnswer } from '../second-factors/mfa-sign-in.routes.js';
+import { MfaRequiredJson } from '../second-factors/second-factors.schema.js';
 import type { AuthService } from './auth.service.js';
 
 export const authOperations: ApiOperation[] = [
@@ -11,8 +15,8 @@ export const authOperations: ApiOperation[] = [
   },
   {
     method: 'post', path: '/auth/login', tag: 'Auth', summary: 'Log in for a token', public: true,
-    description: 'An unknown e-mail and a wrong password get the same 401; repeated failures a 429.',
-    body: LoginInput, responses: { 200: SessionJson }, errors: [401, 429],
+    description: 'An unknown e-mail and a wrong password get the same 401; repeated failures a 429. A user with a second factor (or without one in an organization that requires it) gets mfa_required and an mfa_token for POST /auth/login/mfa instead. An organization that requires single sign-on answers 403 SSO_REQUIRED (its owners excepted).',
+    body: LoginInput, responses: { 200: z.union([SessionJson, MfaRequiredJson]) }, errors: [401, 403, 429],
   },
 ];
 
@@ -28,8 +32,8 @@ export function authRoutes(auth: AuthService): Router {
 
   router.post('/login', async (ctx) => {
     const input = parseInput(LoginInput, ctx.request.body);
-    const session = await auth.login(input, ctx.ip);
-    ctx.body = { token: session.token, user_id: session.userId, org_id: session.organizationId };
+    const signedIn = await auth.login(input, signInContext(ctx));
+    ctx.body = 'mfaToken' in signedIn ? mfaRequiredAnswer(signedIn) : sessionAnswer(signedIn);
   });
 
   return router;

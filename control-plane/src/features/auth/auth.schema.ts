@@ -28,6 +28,3 @@ export const LoginInput = z.object({
 export type LoginInput = z.infer<typeof LoginInput>;
 
 export const RegisteredJson = z.object({ message: z.literal('user registered'), user_id: z.uuid(), org_id: z.uuid() });
-export const SessionJson = z
-  .object({ token: z.string().meta({ description: 'A JWT for Authorization: Bearer, valid 72 h' }), user_id: z.uuid(), org_id: z.uuid() })
-  .meta({ id: 'Session' });

@@ -7,17 +7,23 @@ import type { RegisterInput, LoginInput } from './auth.schema.js';
 import type { RateLimiter } from '../../limits/rate-limiter.js';
 import type { LoginLimiter } from './login-limiter.js';
 import type { PasswordHasher } from './password-hasher.js';
-import type { TokenService } from './token-service.js';
+import type { SessionsService, SignInContext } from '../sessions/sessions.service.js';
+import type { SsoGate } from '../sso/sso-gate.js';
+import type { MfaSignIn } from '../second-factors/mfa-sign-in.js';
 
 export interface AuthServiceDeps {
   accounts: AccountsRepository;
   hasher: PasswordHasher;
-  tokens: TokenService;
+  sessions: Pick<SessionsService, 'start'>;
   limiter: LoginLimiter;
   /** Accounts created per client address: each costs a password hash. Absent: no limit. */
   registrations?: RateLimiter;
   /** The plan a registration's organization starts on (DEFAULT_PLAN). */
   defaultPlan: string;
+  /** Refuses a password into an organization that requires single sign-on (owners: break-glass, audited). */
+  ssoGate?: Pick<SsoGate, 'assertPasswordSignIn'>;
+  /** Asks for a second factor (or its set-up) instead of a session when the user or organization needs one. */
+  secondFactor?: Pick<MfaSignIn, 'afterFirstFactor'>;
 }
 
 const INVALID_CREDENTIALS = 'invalid e-mail or password';
@@ -29,7 +35,7 @@ const SLUG_ATTEMPTS = 5;
  */
 const DUMMY_HASH = '$argon2id$v=19$m=65536,p=4,t=3$IvkeRoOrFsFg3DareG6Dig$1b2fLvGCUNMjwQ2mAlsBPsytwIsXvVqw7MZHVADF8VU';
 
-export function createAuthService({ accounts, hasher, tokens, limiter, registrations, defaultPlan }: AuthServiceDeps) {
+export function createAuthService({ accounts, hasher, sessions, limiter, registrations, defaultPlan, ssoGate, secondFactor }: AuthServiceDeps) {
   return {
     async register(input: RegisterInput, clientAddress: string) {
       await registrations?.consume(clientAddress, 'too many accounts created from this address; try again later');
@@ -55,8 +61,8 @@ export function createAuthService({ accounts, hasher, tokens, limiter, registrat
       }
     },
 
-    async login(input: LoginInput, clientAddress: string) {
-      const attempt = { email: input.email, address: clientAddress };
+    async login(input: LoginInput, context: SignInContext) {
+      const attempt = { email: input.email, address: context.address };
       await limiter.assertAllowed(attempt);
       const user = await accounts.findUserByEmail(input.email);
       const valid = await hasher.verify(user?.passwordHash ?? DUMMY_HASH, input.password);
@@ -67,8 +73,8 @@ export function createAuthService({ accounts, hasher, tokens, limiter, registrat
       await limiter.recordSuccess(attempt);
       const organizationId = await accounts.primaryOrganizationId(user.id);
       if (!organizationId) throw new AppError('FORBIDDEN', 'this user belongs to no organization');
-      const { token } = await tokens.issue({ userId: user.id, tenantId: organizationId, email: user.email });
-      return { token, userId: user.id, organizationId };
+      await ssoGate?.assertPasswordSignIn(user, organizationId, context.address);
+      return (await secondFactor?.afterFirstFactor(user, organizationId, 'password')) ?? sessions.start(user, organizationId, 'password', context);
     },
   };
 }

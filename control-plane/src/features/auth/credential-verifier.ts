@@ -1,5 +1,7 @@
 // Turns a bearer credential into the acting user: API keys (`op_…`) by their own service, any
-// other credential as a JWT. Shared by the HTTP middleware and the WebSocket handshake.
+// other credential as a JWT whose session must still be alive. Shared by the HTTP middleware
+// and the WebSocket handshake.
+import type { SessionLiveness } from '../sessions/session-liveness.js';
 import type { Actor } from './actor.js';
 import type { TokenService } from './token-service.js';
 
@@ -10,10 +12,18 @@ export interface ApiKeyAuthenticator {
   authenticate(raw: string): Promise<Actor>;
 }
 
-export function jwtOrApiKey(tokens: TokenService, apiKeys: ApiKeyAuthenticator): CredentialVerifier {
+export function jwtOrApiKey(tokens: TokenService, apiKeys: ApiKeyAuthenticator, liveness: Pick<SessionLiveness, 'assertAlive'>): CredentialVerifier {
   return async (credential) => {
     if (apiKeys.isApiKey(credential)) return apiKeys.authenticate(credential);
     const claims = tokens.verify(credential);
-    return { userId: claims.userId, email: claims.email, organizationId: claims.tenantId, expiresAt: claims.expiresAt };
+    const signInMethod = await liveness.assertAlive(claims);
+    return {
+      userId: claims.userId,
+      email: claims.email,
+      organizationId: claims.tenantId,
+      expiresAt: claims.expiresAt,
+      ...(claims.sessionId && { sessionId: claims.sessionId }),
+      ...(signInMethod && { signInMethod }),
+    };
   };
 }

@@ -1,7 +1,8 @@
 // The acting user's own profile: name and e-mail, and a password change that needs the
-// current password.
+// current password and ends every other session of the user.
 import { AppError, notFound } from '../../errors.js';
 import type { Actor } from './actor.js';
+import type { SessionsService } from '../sessions/sessions.service.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { ProfileRepository, Profile } from './profile.repository.js';
 
@@ -12,7 +13,7 @@ export interface ProfileChanges {
   current_password?: string;
 }
 
-export function createProfileService(profiles: ProfileRepository, hasher: PasswordHasher) {
+export function createProfileService(profiles: ProfileRepository, hasher: PasswordHasher, sessions: Pick<SessionsService, 'endAllOfUser'>) {
   const load = async (userId: string) => {
     const profile = await profiles.find(userId);
     if (!profile) throw notFound('user');
@@ -31,6 +32,8 @@ export function createProfileService(profiles: ProfileRepository, hasher: Passwo
         passwordHash = await hasher.hash(changes.password);
       }
       await profiles.update(actor.userId, { fullName: changes.full_name, email: changes.email, passwordHash });
+      // Whoever knew the old password is signed out; the device that changed it stays signed in.
+      if (passwordHash) await sessions.endAllOfUser(actor.userId, actor.sessionId);
       return load(actor.userId);
     },
   };

@@ -1,5 +1,6 @@
-// JWTs per API.md: HS256 (pinned on verification), claims user_id, tenant_id, email, iat, exp.
-// Issued by jose; verified on every request by hs256-jwt.ts, synchronously.
+// JWTs per API.md: HS256 (pinned on verification), claims user_id, tenant_id, email, iat, exp,
+// and `sid`, the session the token belongs to (sessions/), which must still be alive for the
+// token to be served. Issued by jose; verified on every request by hs256-jwt.ts, synchronously.
 import { SignJWT } from 'jose';
 import { AppError } from '../../errors.js';
 import { JwtRejectedError, verifyHs256 } from './hs256-jwt.js';
@@ -10,9 +11,12 @@ export interface TokenClaims {
   userId: string;
   tenantId: string;
   email: string;
+  /** The session the token belongs to; absent only in tokens minted outside sign-in. */
+  sessionId?: string;
 }
 
 export interface VerifiedToken extends TokenClaims {
+  issuedAt: Date;
   expiresAt: Date;
 }
 
@@ -33,7 +37,7 @@ export function createTokenService(secret: string, now: () => Date = () => new D
     async issue(claims) {
       const iat = Math.floor(now().getTime() / 1000);
       const exp = iat + TOKEN_LIFETIME_SECONDS;
-      const token = await new SignJWT({ user_id: claims.userId, tenant_id: claims.tenantId, email: claims.email })
+      const token = await new SignJWT({ user_id: claims.userId, tenant_id: claims.tenantId, email: claims.email, ...(claims.sessionId && { sid: claims.sessionId }) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuedAt(iat)
         .setExpirationTime(exp)
@@ -48,11 +52,11 @@ export function createTokenService(secret: string, now: () => Date = () => new D
         if (err instanceof JwtRejectedError && err.failure === 'expired') throw new AppError('UNAUTHENTICATED', 'the token has expired');
         throw new AppError('UNAUTHENTICATED', 'the token is invalid');
       }
-      const { user_id: userId, tenant_id: tenantId, email, exp } = claims;
-      if (typeof userId !== 'string' || typeof tenantId !== 'string' || typeof email !== 'string') {
+      const { user_id: userId, tenant_id: tenantId, email, exp, iat, sid } = claims;
+      if (typeof userId !== 'string' || typeof tenantId !== 'string' || typeof email !== 'string' || (sid !== undefined && typeof sid !== 'string')) {
         throw new AppError('UNAUTHENTICATED', 'the token lacks the user_id, tenant_id or email claim');
       }
-      return { userId, tenantId, email, expiresAt: new Date((exp as number) * 1000) };
+      return { userId, tenantId, email, sessionId: sid, issuedAt: new Date((iat as number) * 1000), expiresAt: new Date((exp as number) * 1000) };
     },
   };
 }

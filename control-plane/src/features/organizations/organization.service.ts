@@ -4,6 +4,7 @@
 import { AppError, notFound, validationFailed } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { TokenService } from '../auth/token-service.js';
+import type { SsoGate } from '../sso/sso-gate.js';
 import type { Role } from './membership.entity.js';
 import { ROLE_RANK, type OrganizationAccess } from './organization-access.js';
 import type { Member, MemberOrganization, OrganizationAdminRepository } from './organization-admin.repository.js';
@@ -20,7 +21,7 @@ export interface OrganizationToken {
 // One answer for unknown ids and foreign organizations: neither reveals that an id exists.
 const NOT_A_MEMBER = 'you are not a member of this organization';
 
-export function createOrganizationService(repo: OrganizationAdminRepository, access: OrganizationAccess, tokens: TokenService) {
+export function createOrganizationService(repo: OrganizationAdminRepository, access: OrganizationAccess, tokens: TokenService, ssoGate?: Pick<SsoGate, 'assertSwitch'>) {
   const assertOutranks = (actorRole: Role, role: Role) => {
     if (ROLE_RANK[role] > ROLE_RANK[actorRole]) throw new AppError('FORBIDDEN', `a ${actorRole} cannot grant or change the ${role} role`);
   };
@@ -50,8 +51,10 @@ export function createOrganizationService(repo: OrganizationAdminRepository, acc
       if (actor.apiKey) throw new AppError('FORBIDDEN', 'API keys act in their own organization only');
       const member = await repo.member(organizationId, actor.userId);
       if (!member) throw new AppError('FORBIDDEN', NOT_A_MEMBER);
+      await ssoGate?.assertSwitch(actor, organizationId, null);
       // The e-mail claim as login would write it: the current address, not the old token's.
-      const { token, expiresAt } = await tokens.issue({ userId: actor.userId, tenantId: organizationId, email: member.email });
+      // The same session: ending it ends this token too.
+      const { token, expiresAt } = await tokens.issue({ userId: actor.userId, tenantId: organizationId, email: member.email, sessionId: actor.sessionId });
       return { token, userId: actor.userId, organizationId, role: member.role, expiresAt };
     },
     async update(actor: Actor, input: { name?: string; slug?: string; plan?: string }): Promise<MemberOrganization> {

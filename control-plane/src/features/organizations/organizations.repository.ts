@@ -8,10 +8,12 @@ export interface Grant {
   userId: string;
   organizationId: string;
   apiKeyId: string | null;
+  /** The sign-in session of a JWT; null for API keys and tokens minted outside sign-in. */
+  sessionId: string | null;
 }
 
 /** Why a grant no longer holds. */
-export type GrantEnd = 'membership_ended' | 'api_key_revoked';
+export type GrantEnd = 'membership_ended' | 'api_key_revoked' | 'session_ended';
 
 export interface OrganizationsRepository {
   roleOf(userId: string, organizationId: string): Promise<Role | null>;
@@ -38,12 +40,17 @@ export function createOrganizationsRepository(em: () => EntityManager, sql: Pool
       if (grants.length === 0) return ended;
       // A deleted user leaves no memberships (cascade), so "membership ended" covers it too.
       const rows = await em().execute<{ i: number; reason: GrantEnd }[]>(
-        `select g.i, case when g.api_key_id is not null and not exists (select 1 from api_keys k where k.id = g.api_key_id)
-                          then 'api_key_revoked' else 'membership_ended' end as reason
-           from unnest(?::int[], ?::uuid[], ?::uuid[], ?::uuid[]) as g (i, user_id, organization_id, api_key_id)
+        `select g.i,
+                case when g.api_key_id is not null and not exists (select 1 from api_keys k where k.id = g.api_key_id and (k.expires_at is null or k.expires_at > now()))
+                     then 'api_key_revoked'
+                     when not exists (select 1 from memberships m where m.user_id = g.user_id and m.organization_id = g.organization_id)
+                     then 'membership_ended'
+                     else 'session_ended' end as reason
+           from unnest(?::int[], ?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[]) as g (i, user_id, organization_id, api_key_id, session_id)
           where not exists (select 1 from memberships m where m.user_id = g.user_id and m.organization_id = g.organization_id)
-             or (g.api_key_id is not null and not exists (select 1 from api_keys k where k.id = g.api_key_id))`,
-        [grants.map((_, i) => i), grants.map((g) => g.userId), grants.map((g) => g.organizationId), grants.map((g) => g.apiKeyId)],
+             or (g.api_key_id is not null and not exists (select 1 from api_keys k where k.id = g.api_key_id and (k.expires_at is null or k.expires_at > now())))
+             or (g.session_id is not null and not exists (select 1 from sessions s where s.id = g.session_id and s.ended_at is null and s.expires_at > now()))`,
+        [grants.map((_, i) => i), grants.map((g) => g.userId), grants.map((g) => g.organizationId), grants.map((g) => g.apiKeyId), grants.map((g) => g.sessionId)],
       );
       for (const row of rows) ended[row.i] = row.reason;
       return ended;

@@ -35,9 +35,13 @@ const NAVIGATION: { group: string; links: { to: string; label: string }[] }[] = 
       { to: '/members', label: 'Members' },
       { to: '/teams', label: 'Teams' },
       { to: '/api-keys', label: 'API keys' },
+      { to: '/audit-log', label: 'Audit log' },
       { to: '/secrets', label: 'Secrets' },
       { to: '/organization', label: 'Organization' },
+      { to: '/sso', label: 'SSO' },
       { to: '/profile', label: 'Profile' },
+      { to: '/security', label: 'Security' },
+      { to: '/sessions', label: 'Sessions' },
     ],
   },
 ];

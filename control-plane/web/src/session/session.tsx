@@ -5,15 +5,14 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExte
 import { api, apiRequest } from '../api/http';
 import { queryKeys } from '../api/query-keys';
 import type { Organization, Role } from '../api/types';
-import { expiryOf, tokenStore, type StoredSession } from './token-store';
+import { expiryOf, storedSessionOf, tokenStore, type SignInAnswer, type StoredSession } from './token-store';
 
 const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
-interface LoginAnswer {
-  token: string;
-  user_id: string;
-  org_id: string;
-}
+type LoginAnswer = SignInAnswer;
+
+/** How long before its expiry a token is renewed with the refresh token. */
+const RENEW_BEFORE_MS = 5 * 60_000;
 
 export interface Session {
   session: StoredSession | null;
@@ -51,18 +50,34 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     staleTime: 60_000,
   });
 
-  // A token ends at its `exp`: back to sign-in with a message, not a page of errors.
+  // A token is renewed shortly before its `exp` while the session lives; one that cannot be
+  // renewed ends there: back to sign-in with a message, not a page of errors.
   useEffect(() => {
     const exp = session && expiryOf(session.token);
-    if (!exp) return;
-    const timer = setTimeout(() => tokenStore.expire('Your session has expired. Sign in again.'), Math.min(Math.max(exp - Date.now(), 0), 2 ** 31 - 1));
-    return () => clearTimeout(timer);
+    if (!session || !exp) return;
+    const expire = () => tokenStore.expire('Your session has expired. Sign in again.');
+    const renew = async () => {
+      try {
+        const { body } = await apiRequest<LoginAnswer>('POST', '/auth/refresh', { body: { refresh_token: session.refreshToken, org_id: session.organizationId }, token: null });
+        tokenStore.set(storedSessionOf(body, session.email));
+      } catch {
+        if (expiryOf(session.token)! <= Date.now()) expire();
+      }
+    };
+    const at = session.refreshToken ? exp - RENEW_BEFORE_MS : exp;
+    const timer = setTimeout(() => (session.refreshToken ? void renew() : expire()), Math.min(Math.max(at - Date.now(), 0), 2 ** 31 - 1));
+    // A failed renewal still ends the session at its expiry.
+    const end = session.refreshToken ? setTimeout(expire, Math.min(Math.max(exp - Date.now(), 0), 2 ** 31 - 1)) : undefined;
+    return () => {
+      clearTimeout(timer);
+      clearTimeout(end);
+    };
   }, [session]);
 
   const signIn = useCallback(async (email: string, password: string) => {
     const { body } = await apiRequest<LoginAnswer>('POST', '/auth/login', { body: { email, password }, token: null });
     queryClient.clear();
-    tokenStore.set({ token: body.token, userId: body.user_id, organizationId: body.org_id, email: email.trim().toLowerCase() });
+    tokenStore.set(storedSessionOf(body, email));
   }, [queryClient]);
 
   const createAccount = useCallback(async (input: { email: string; password: string; full_name: string }) => {
@@ -71,6 +86,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [signIn]);
 
   const signOut = useCallback(() => {
+    // The server ends the session so that its token, wherever copied, stops working; the
+    // dashboard forgets it at once whether or not that answer arrives.
+    const token = tokenStore.current()?.token;
+    if (token) void apiRequest('DELETE', '/sessions/current', { token, keepSession: true }).catch(() => undefined);
     tokenStore.clear();
     queryClient.clear();
   }, [queryClient]);

@@ -5,6 +5,20 @@ export interface StoredSession {
   userId: string;
   organizationId: string;
   email: string;
+  /** Renews `token` before it expires (POST /auth/refresh); absent in sessions stored before sessions had one. */
+  refreshToken?: string;
+}
+
+/** The answer of every sign-in (password, second factor, passkey, SSO, invitation). */
+export interface SignInAnswer {
+  token: string;
+  user_id: string;
+  org_id: string;
+  refresh_token?: string;
+}
+
+export function storedSessionOf(answer: SignInAnswer, email: string): StoredSession {
+  return { token: answer.token, userId: answer.user_id, organizationId: answer.org_id, email: email.trim().toLowerCase(), refreshToken: answer.refresh_token };
 }
 
 type Listener = () => void;

@@ -17,6 +17,7 @@ import { QueryState } from '../../ui/query-state';
 import { assignableRoles, outranks, ROLE_HELP } from './roles';
 import './members.css';
 import { FormActions } from '../../ui/form-actions';
+import { Invitations } from '../invitations/invitations-section';
 
 export default function MembersPage() {
   const { canManage } = useSession();
@@ -40,6 +41,7 @@ export default function MembersPage() {
       <Dialog title="Add member" open={adding} onClose={() => setAdding(false)}>
         {adding && <AddMemberForm onDone={() => setAdding(false)} />}
       </Dialog>
+      <Invitations />
     </Page>
   );
 }
