@@ -52,6 +52,7 @@ export async function main(argv: string[], rawEnv: Record<string, string | undef
     .description('log in with an e-mail and password and store the token (in $XDG_CONFIG_HOME/outpost/, mode 0600)')
     .option('--email <email>', 'account e-mail (prompted when absent)')
     .option('--password <password>', 'password (prompted when absent)')
+    .option('--code <code>', 'a code of your authenticator app or a recovery code, for an account with a second factor (prompted when needed)')
     .action(async (flags) => {
       const { login } = await import('./commands/login.js');
       exitCode = await login(program.opts().url, flags, env, io.out);

@@ -26,6 +26,7 @@ import { jwtOrApiKey } from './features/auth/credential-verifier.js';
 import { createSessionLiveness } from './features/sessions/session-liveness.js';
 import { createSessionsRepository } from './features/sessions/sessions.repository.js';
 import { createSessionsService } from './features/sessions/sessions.service.js';
+import { organizationEntry } from './features/sessions/organization-entry.js';
 import { defaultWebDir } from './http/web-app.js';
 import { createAssignmentHub } from './features/agents/assignment-hub.js';
 import { createAlertEvaluator } from './features/alerting/alert-evaluator.js';
@@ -187,6 +188,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     sessions: sessionsRepo,
     tokens,
     ends: { sessionsEnded: (ids) => replication!.sessionsEnded(ids), userSessionsEnded: (userId) => replication!.userSessionsEnded(userId) },
+    // The gates are made further down, with single sign-on and second factors; asked only once requests arrive.
+    enter: (actor, organizationId, address) => enterOrganization(actor, organizationId, address),
     clock,
   });
   const verifyCredential = jwtOrApiKey(tokens, apiKeys, sessionLiveness);
@@ -372,6 +375,9 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     em: db.em, transaction: db.transaction, notifications: config.notifications, mailer: smtp, access, findUserByEmail, hasher,
     loginLimiter: createLoginLimiter(sharedLimiters, { perAddressAndAccount: config.limits.loginFailures, perAddress: config.limits.loginAddressFailures }),
     sessions, audit, clock, logger,
+    // Made further down; asked only once requests arrive.
+    ssoGate: { assertPasswordSignIn: (user, organizationId, address) => sso.gate.assertPasswordSignIn(user, organizationId, address) },
+    secondFactor: { afterFirstFactor: (user, organizationId, method) => secondFactors.signIn.afterFirstFactor(user, organizationId, method) },
   });
   const passwordResets = createPasswordResetFeature({
     em: db.em, transaction: db.transaction, notifications: config.notifications, mailer: smtp, findUserByEmail, hasher, sessions, audit,
@@ -398,6 +404,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     em: db.em, transaction: db.transaction, box: secretBox, hasher, passwordHash: createProfileRepository(db.em).passwordHash, sessions, ssoGate: sso.gate, access, audit,
     limiters: sharedLimiters, failuresPerAddress: config.limits.loginAddressFailures, publicUrl: config.configuredPublicUrl, clock,
   });
+  const enterOrganization = organizationEntry(sso.gate.assertSwitch, (actor, organizationId) => secondFactors.signIn.assertMayEnter(actor, organizationId));
   const appDeps = {
     logger,
     secondFactors,
@@ -406,7 +413,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     sessions,
     verifyCredential,
     apiKeys,
-    organization: createOrganizationService(createOrganizationAdminRepository(db.em), access, tokens, sso.gate),
+    organization: createOrganizationService(createOrganizationAdminRepository(db.em), access, tokens, enterOrganization),
     profile: createProfileService(createProfileRepository(db.em), hasher, sessions),
     heartbeats,
     sslCertificates: createSslCertificatesService({ certificates: createSslCertificatesRepository(db.em), services: servicesRepo, access, listener: serviceChanges, clock }),

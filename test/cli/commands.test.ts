@@ -118,6 +118,29 @@ describe('outpost commands', () => {
     });
   });
 
+  describe('login with a second factor', () => {
+    it('asks the second step with --code: a recovery code signs in, a wrong code does not', async () => {
+      const { Secret, TOTP } = await import('otpauth');
+      const person = await cp.api.newUser('cli-mfa');
+      const setup = await cp.api.post('/profile/mfa/totp', {}, person.token);
+      const confirmed = await cp.api.post('/profile/mfa/totp/confirm', { code: TOTP.generate({ secret: Secret.fromBase32(setup.body.secret) }) }, person.token);
+      expect(confirmed.status, confirmed.text).to.equal(200);
+      const home = mkdtempSync(path.join(os.tmpdir(), 'outpost-cli-config-'));
+      try {
+        const loginEnv = { OUTPOST_URL: cp.baseUrl, XDG_CONFIG_HOME: home };
+        const wrong = await runCli(['login', '--email', person.email, '--password', person.password, '--code', '000000'], loginEnv);
+        expect(wrong.code).to.equal(1);
+        expect(() => statSync(path.join(home, 'outpost', 'login.json'))).to.throw();
+        const run = await runCli(['login', '--email', person.email, '--password', person.password, '--code', confirmed.body.recovery_codes[0]], loginEnv);
+        expect(run.code, run.stderr).to.equal(0);
+        const stored = JSON.parse(readFileSync(path.join(home, 'outpost', 'login.json'), 'utf8'));
+        expect((await cp.api.get('/services', stored.token)).status).to.equal(200);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+  });
+
   describe('usage', () => {
     it('exits with 2 for an unknown command, a bad --output and a missing server', async () => {
       expect((await runCli(['frobnicate'], env)).code).to.equal(2);

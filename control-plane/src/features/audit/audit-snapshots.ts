@@ -37,6 +37,8 @@ import { toStatusPageJson } from '../status-pages/status-pages.schema.js';
 import type { StatusPagesService } from '../status-pages/status-pages.service.js';
 import { toSubscriberJson } from '../subscribers/subscribers.schema.js';
 import type { SubscribersService } from '../subscribers/subscribers.service.js';
+import { toSsoSettingsJson } from '../sso/sso.schema.js';
+import type { SsoSettingsService } from '../sso/sso-settings.service.js';
 import { toTeamJson } from '../teams/teams.schema.js';
 import type { TeamsService } from '../teams/teams.service.js';
 
@@ -66,6 +68,7 @@ export interface AuditedServices {
   heartbeats: Pick<HeartbeatsService, 'get'>;
   sslCertificates: Pick<SslCertificatesService, 'get'>;
   reportSettings: Pick<ReportSettingsService, 'get'>;
+  ssoSettings: Pick<SsoSettingsService, 'get'>;
 }
 
 const without = (json: Json, ...names: string[]): Json => Object.fromEntries(Object.entries(json).filter(([key]) => !names.includes(key)));
@@ -122,5 +125,6 @@ export function auditSnapshots(s: AuditedServices, clock: Clock): SnapshotRegist
     }),
     ssl_certificate: byId(async (a, id) => without(toSslCertificateJson(await s.sslCertificates.get(a, id)), 'status', 'subject', 'issuer', 'valid_from', 'valid_to', 'days_remaining', 'last_checked_at', 'message')),
     report_settings: async (a) => toReportSettingsJson(await s.reportSettings.get(a)),
+    sso_settings: async (a) => toSsoSettingsJson(await s.ssoSettings.get(a)),
   };
 }

@@ -21,6 +21,10 @@ const UNAUDITED = new Set([
   // A token for another of one's organizations: a sign-in changes nothing there either.
   'post /organizations/:id/token',
   'post /backup',
+  // Challenges to sign, and a connection tried: nothing is kept.
+  'post /profile/mfa/passkeys/options',
+  'post /profile/mfa/proof-options',
+  'post /organization/sso/test',
 ]);
 
 /** Operations whose path does not say what they change. */
@@ -33,6 +37,9 @@ const NAMED: Record<string, AuditTarget> = {
   'post /services/:id/badge-token': { resource: 'badge_token', action: 'create', idParam: 'id' },
   'delete /services/:id/badge-token': { resource: 'badge_token', action: 'delete', idParam: 'id' },
   'put /profile': { resource: 'user', action: 'update' },
+  'put /organization/sso': { resource: 'sso_settings', action: 'update' },
+  'delete /organization/sso': { resource: 'sso_settings', action: 'delete' },
+  'delete /invitations/:id': { resource: 'invitation', action: 'revoke', idParam: 'id' },
   'delete /sessions': { resource: 'session', action: 'sign_out_everywhere' },
   'delete /sessions/current': { resource: 'session', action: 'sign_out' },
   'post /secrets': { resource: 'org_secret', action: 'create' },

@@ -1,7 +1,9 @@
 // The invited person's side: the link's preview, and accepting it. With no account for the
 // invited address, accepting registers one (name and password); with an account, it needs
 // that account's password. Either way the person joins with the invited role and is signed in,
-// in the inviting organization. Each link works once: the claim, the new user, the membership
+// in the inviting organization, after the second factor of a person who has one (or whose new
+// organization requires one); an organization that requires single sign-on refuses the link's
+// password, owner's break-glass aside. Each link works once: the claim, the new user, the membership
 // and the audit row are one transaction.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
@@ -11,7 +13,9 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import type { StoredUser } from '../auth/accounts.repository.js';
 import type { LoginLimiter } from '../auth/login-limiter.js';
 import type { PasswordHasher } from '../auth/password-hasher.js';
+import type { MfaChallenge, MfaSignIn } from '../second-factors/mfa-sign-in.js';
 import type { SessionsService, SignInContext, StartedSession } from '../sessions/sessions.service.js';
+import type { SsoGate } from '../sso/sso-gate.js';
 import { statusOf, type Invitation } from './invitation.js';
 import type { InvitationsRepository } from './invitations.repository.js';
 import type { AcceptInvitationInput } from './invitations.schema.js';
@@ -25,6 +29,10 @@ export interface InvitationAcceptanceDeps {
   limiter: LoginLimiter;
   sessions: Pick<SessionsService, 'start'>;
   audit: AuditTrail;
+  /** An organization that requires single sign-on takes its people from its provider, not by password. */
+  ssoGate: Pick<SsoGate, 'assertPasswordSignIn'>;
+  /** A person with a second factor, or joining an organization that requires one, is asked for it before the session. */
+  secondFactor: Pick<MfaSignIn, 'afterFirstFactor'>;
   transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
   clock: Clock;
 }
@@ -94,12 +102,14 @@ export function createInvitationAcceptance(deps: InvitationAcceptanceDeps) {
       };
     },
 
-    async accept(input: AcceptInvitationInput, context: SignInContext): Promise<StartedSession> {
+    /** The session in the inviting organization, or the second factor it needs first. */
+    async accept(input: AcceptInvitationInput, context: SignInContext): Promise<StartedSession | MfaChallenge> {
       const invitation = await pending(input.token);
       const existing = await deps.findUserByEmail(invitation.email);
       if (existing) await verifyPassword(invitation, existing, input.password, context.address);
       const created = existing ? undefined : await newAccount(input);
       const user = { id: existing?.id ?? created!.id, email: invitation.email };
+      await deps.ssoGate.assertPasswordSignIn(user, invitation.organizationId, context.address);
 
       await deps.transaction(async (tx) => {
         if (created) await invitations.createUser(tx, { id: created.id, email: user.email, fullName: created.fullName, passwordHash: created.passwordHash });
@@ -118,6 +128,8 @@ export function createInvitationAcceptance(deps: InvitationAcceptanceDeps) {
           tx,
         );
       });
+      const challenge = await deps.secondFactor.afterFirstFactor(user, invitation.organizationId, 'invitation');
+      if (challenge) return challenge;
       const started = await deps.sessions.start(user, invitation.organizationId, 'invitation', context);
       await recordSignIn(invitation, user, context.address, started.sessionId);
       return started;

@@ -13,7 +13,7 @@ import { emailNotConfigured } from '../notifications/senders/email.js';
 import type { SmtpTransport } from '../notifications/senders/smtp-transport.js';
 import type { OrganizationAccess } from '../organizations/organization-access.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
-import { createInvitationAcceptance, type InvitationAcceptance } from './invitation-acceptance.js';
+import { createInvitationAcceptance, type InvitationAcceptance, type InvitationAcceptanceDeps } from './invitation-acceptance.js';
 import { createInvitationsRepository } from './invitations.repository.js';
 import { createInvitationsService, type InvitationsService } from './invitations.service.js';
 
@@ -30,6 +30,8 @@ export interface InvitationsFeatureDeps {
   loginLimiter: LoginLimiter;
   sessions: Pick<SessionsService, 'start'>;
   audit: AuditTrail;
+  ssoGate: InvitationAcceptanceDeps['ssoGate'];
+  secondFactor: InvitationAcceptanceDeps['secondFactor'];
   clock: Clock;
   logger: Logger;
 }
@@ -47,7 +49,7 @@ export function createInvitationsFeature(d: InvitationsFeatureDeps): Invitations
       logger: d.logger.child({ component: 'invitations' }),
     }),
     acceptance: createInvitationAcceptance({
-      invitations, findUserByEmail: d.findUserByEmail, hasher: d.hasher, limiter: d.loginLimiter, sessions: d.sessions, audit: d.audit, transaction: d.transaction, clock: d.clock,
+      invitations, findUserByEmail: d.findUserByEmail, hasher: d.hasher, limiter: d.loginLimiter, sessions: d.sessions, audit: d.audit, ssoGate: d.ssoGate, secondFactor: d.secondFactor, transaction: d.transaction, clock: d.clock,
     }),
   };
 }

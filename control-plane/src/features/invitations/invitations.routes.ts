@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { actorOf } from '../../http/authenticate.js';
 import type { ApiOperation } from '../../http/openapi/api-operation.js';
 import { parseInput } from '../../http/validate.js';
+import { mfaRequiredAnswer } from '../second-factors/mfa-sign-in.routes.js';
+import { MfaRequiredJson } from '../second-factors/second-factors.schema.js';
 import { SessionJson, sessionAnswer, signInContext } from '../sessions/sessions.routes.js';
 import type { InvitationAcceptance, InvitationPreview } from './invitation-acceptance.js';
 import {
@@ -37,8 +39,9 @@ export const invitationsOperations: ApiOperation[] = [
     method: 'post', path: '/auth/invitations/accept', tag, summary: 'Accept an invitation and sign in, in the inviting organization', public: true,
     description:
       'Without an account for the invited address this registers one (`full_name` and a password of at least 8 characters); with one, `password` is that account\'s (a wrong one is a 401, and counts as a failed login). ' +
-      'Answers a session as a login does. The link works once; an unknown, used, revoked or expired one is a 404.',
-    body: AcceptInvitationInput, responses: { 200: SessionJson }, errors: [401, 404, 409, 429],
+      'Answers a session as a login does, or, for a person with a second factor or an organization that requires one, `mfa_required` with an `mfa_token` for POST /auth/login/mfa. ' +
+      'An organization that requires single sign-on answers 403 `SSO_REQUIRED`: its people sign in through its provider. The link works once; an unknown, used, revoked or expired one is a 404.',
+    body: AcceptInvitationInput, responses: { 200: z.union([SessionJson, MfaRequiredJson]) }, errors: [401, 403, 404, 409, 429],
   },
 ];
 
@@ -72,7 +75,8 @@ export function publicInvitationRoutes(acceptance: InvitationAcceptance): Router
   });
   router.post('/auth/invitations/accept', async (ctx) => {
     const input = parseInput(AcceptInvitationInput, ctx.request.body);
-    ctx.body = sessionAnswer(await acceptance.accept(input, signInContext(ctx)));
+    const signedIn = await acceptance.accept(input, signInContext(ctx));
+    ctx.body = 'mfaToken' in signedIn ? mfaRequiredAnswer(signedIn) : sessionAnswer(signedIn);
   });
   return router;
 }

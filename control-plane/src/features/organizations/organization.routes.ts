@@ -90,7 +90,7 @@ export function organizationRoutes(organizations: OrganizationService): Router[]
   all.post('/:id/token', async (ctx) => {
     const organizationId = parseInput(OrganizationId, ctx.params.id, 'organization id');
     if (ctx.request.body !== undefined) parseInput(OrganizationTokenInput, ctx.request.body);
-    ctx.body = toTokenJson(await organizations.tokenFor(actorOf(ctx), organizationId));
+    ctx.body = toTokenJson(await organizations.tokenFor(actorOf(ctx), organizationId, ctx.ip));
   });
 
   const members = new Router({ prefix: '/members' });

@@ -4,7 +4,7 @@
 import { AppError, notFound, validationFailed } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { TokenService } from '../auth/token-service.js';
-import type { SsoGate } from '../sso/sso-gate.js';
+import type { OrganizationEntry } from '../sessions/organization-entry.js';
 import type { Role } from './membership.entity.js';
 import { ROLE_RANK, type OrganizationAccess } from './organization-access.js';
 import type { Member, MemberOrganization, OrganizationAdminRepository } from './organization-admin.repository.js';
@@ -21,7 +21,7 @@ export interface OrganizationToken {
 // One answer for unknown ids and foreign organizations: neither reveals that an id exists.
 const NOT_A_MEMBER = 'you are not a member of this organization';
 
-export function createOrganizationService(repo: OrganizationAdminRepository, access: OrganizationAccess, tokens: TokenService, ssoGate?: Pick<SsoGate, 'assertSwitch'>) {
+export function createOrganizationService(repo: OrganizationAdminRepository, access: OrganizationAccess, tokens: TokenService, enter?: OrganizationEntry) {
   const assertOutranks = (actorRole: Role, role: Role) => {
     if (ROLE_RANK[role] > ROLE_RANK[actorRole]) throw new AppError('FORBIDDEN', `a ${actorRole} cannot grant or change the ${role} role`);
   };
@@ -47,11 +47,11 @@ export function createOrganizationService(repo: OrganizationAdminRepository, acc
       });
     },
     /** A login token acting in another organization of the same person, with that membership's role. */
-    async tokenFor(actor: Actor, organizationId: string): Promise<OrganizationToken> {
+    async tokenFor(actor: Actor, organizationId: string, address: string | null = null): Promise<OrganizationToken> {
       if (actor.apiKey) throw new AppError('FORBIDDEN', 'API keys act in their own organization only');
       const member = await repo.member(organizationId, actor.userId);
       if (!member) throw new AppError('FORBIDDEN', NOT_A_MEMBER);
-      await ssoGate?.assertSwitch(actor, organizationId, null);
+      await enter?.(actor, organizationId, address);
       // The e-mail claim as login would write it: the current address, not the old token's.
       // The same session: ending it ends this token too.
       const { token, expiresAt } = await tokens.issue({ userId: actor.userId, tenantId: organizationId, email: member.email, sessionId: actor.sessionId });

@@ -121,6 +121,17 @@ export function createMfaSignIn(d: MfaSignInDeps) {
      * After a first factor: null when the sign-in may go on to a session, else the challenge to
      * answer. SSO sign-ins pass (the identity provider had its own factors).
      */
+    /**
+     * A session entering another organization (switching, refreshing into it): one that requires
+     * a second factor admits only a user who has one (a session of theirs passed it) or whose
+     * session its identity provider started.
+     */
+    async assertMayEnter(actor: { userId: string; signInMethod?: SignInMethod }, organizationId: string): Promise<void> {
+      if (actor.signInMethod === 'sso' || !(await d.policy.requiresMfa(organizationId))) return;
+      if (methodsOf(await d.factors.summary(actor.userId)).length > 0) return;
+      throw new AppError('FORBIDDEN', 'this organization requires a second factor: set one up on your Security page, then sign in again');
+    },
+
     async afterFirstFactor(user: { id: string }, organizationId: string, method: SignInMethod): Promise<MfaChallenge | null> {
       if (method === 'sso') return null;
       const methods = methodsOf(await d.factors.summary(user.id));

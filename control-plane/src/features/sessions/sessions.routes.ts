@@ -71,7 +71,7 @@ export function refreshRoutes(sessions: SessionsService): Router {
   const router = new Router();
   router.post('/auth/refresh', async (ctx) => {
     const input = parseInput(RefreshInput, ctx.request.body);
-    ctx.body = sessionAnswer(await sessions.refresh(input.refresh_token, input.org_id));
+    ctx.body = sessionAnswer(await sessions.refresh(input.refresh_token, input.org_id, ctx.ip));
   });
   return router;
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { TokenService } from '../auth/token-service.js';
+import type { OrganizationEntry } from './organization-entry.js';
 import type { SessionsRepository, StoredSession } from './sessions.repository.js';
 import type { SignInMethod } from './sign-in-method.js';
 
@@ -39,13 +40,15 @@ export interface SessionsServiceDeps {
   sessions: SessionsRepository;
   tokens: TokenService;
   ends: SessionEnds;
+  /** The rules of another organization that a session refreshing into it must meet. */
+  enter: OrganizationEntry;
   clock: Clock;
 }
 
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const USER_AGENT_MAX = 512;
 
-export function createSessionsService({ sessions, tokens, ends, clock }: SessionsServiceDeps) {
+export function createSessionsService({ sessions, tokens, ends, enter, clock }: SessionsServiceDeps) {
   const issue = async (session: { id: string; userId: string; organizationId: string }, email: string, refreshToken: string): Promise<StartedSession> => {
     const { token, expiresAt } = await tokens.issue({ userId: session.userId, tenantId: session.organizationId, email, sessionId: session.id });
     return { token, refreshToken, sessionId: session.id, expiresAt, userId: session.userId, organizationId: session.organizationId };
@@ -72,7 +75,7 @@ export function createSessionsService({ sessions, tokens, ends, clock }: Session
      * (or `organizationId`, one the user belongs to). A refresh token already exchanged is a
      * stolen copy or a replay: the session ends.
      */
-    async refresh(refreshToken: string, organizationId?: string): Promise<StartedSession> {
+    async refresh(refreshToken: string, organizationId: string | undefined, address: string): Promise<StartedSession> {
       const invalid = () => new AppError('UNAUTHENTICATED', 'the refresh token is invalid or its session has ended');
       if (!refreshToken.startsWith(REFRESH_PREFIX)) throw invalid();
       const hash = digest(refreshToken);
@@ -87,6 +90,9 @@ export function createSessionsService({ sessions, tokens, ends, clock }: Session
       const organization = organizationId ?? session.organizationId;
       const email = await sessions.memberEmail(session.userId, organization);
       if (!email) throw new AppError('FORBIDDEN', 'you are not a member of this organization');
+      if (organization !== session.organizationId) {
+        await enter({ userId: session.userId, email, organizationId: session.organizationId, sessionId: session.id, signInMethod: session.method }, organization, address);
+      }
       const next = newRefreshToken();
       if (!(await sessions.rotate(session.id, hash, digest(next), new Date(now.getTime() + SESSION_LIFETIME_MS), organization))) throw invalid();
       return issue({ id: session.id, userId: session.userId, organizationId: organization }, email, next);

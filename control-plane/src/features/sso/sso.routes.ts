@@ -12,9 +12,9 @@ import { parseInput } from '../../http/validate.js';
 import { SessionJson, sessionAnswer, signInContext } from '../sessions/sessions.routes.js';
 import type { ConnectionReport } from './oidc-client.js';
 import {
-  SlugParam, SsoCallbackQuery, SsoDiscoverQuery, SsoDiscoveryJson, SsoExchangeInput, SsoSettingsInput, SsoSettingsJson, SsoStartQuery, SsoTestInput, SsoTestJson,
+  SlugParam, SsoCallbackQuery, SsoDiscoverQuery, SsoDiscoveryJson, SsoExchangeInput, SsoSettingsInput, SsoSettingsJson, SsoStartQuery, SsoTestInput, SsoTestJson, toSsoSettingsJson,
 } from './sso.schema.js';
-import type { SsoSettingsService, SsoSettingsView } from './sso-settings.service.js';
+import type { SsoSettingsService } from './sso-settings.service.js';
 import type { SsoSignInService } from './sso-sign-in.service.js';
 
 /** Binds a sign-in under way to the browser that started it. */
@@ -63,32 +63,15 @@ export const ssoOperations: ApiOperation[] = [
   },
 ];
 
-const toSettingsJson = ({ settings: s, callbackUrl, startUrl }: SsoSettingsView) => ({
-  organization_id: s.organizationId,
-  issuer: s.issuer,
-  client_id: s.clientId,
-  client_secret_set: true as const,
-  allowed_domains: s.allowedDomains,
-  groups_claim: s.groupsClaim,
-  role_mapping: s.roleMapping,
-  default_role: s.defaultRole,
-  required: s.required,
-  enabled: s.enabled,
-  callback_url: callbackUrl,
-  start_url: startUrl,
-  created_at: s.createdAt.toISOString(),
-  updated_at: s.updatedAt.toISOString(),
-});
-
 const toTestJson = (r: ConnectionReport) => ({ ok: r.ok, message: r.message, credentials: r.credentials, ...r.metadata });
 
 export function ssoSettingsRoutes(service: SsoSettingsService): Router {
   const router = new Router({ prefix: '/organization/sso' });
   router.get('/', async (ctx) => {
-    ctx.body = toSettingsJson(await service.get(actorOf(ctx)));
+    ctx.body = toSsoSettingsJson(await service.get(actorOf(ctx)));
   });
   router.put('/', async (ctx) => {
-    ctx.body = toSettingsJson(await service.put(actorOf(ctx), parseInput(SsoSettingsInput, ctx.request.body)));
+    ctx.body = toSsoSettingsJson(await service.put(actorOf(ctx), parseInput(SsoSettingsInput, ctx.request.body)));
   });
   router.delete('/', async (ctx) => {
     await service.remove(actorOf(ctx));

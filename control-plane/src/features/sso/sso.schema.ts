@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SsoSettingsView } from './sso-settings.service.js';
 import { readOnly } from '../../http/validate.js';
 import { issuerProblem, normalizeIssuer } from './issuer-url.js';
 
@@ -121,4 +122,22 @@ export const SsoDiscoveryJson = z.object({
 
 export const SsoExchangeInput = z.strictObject({
   code: z.string({ message: 'code must be a string' }).min(1, 'code must not be empty').max(200),
+});
+
+/** The settings as the API answers them: the client secret never, only that it is set. */
+export const toSsoSettingsJson = ({ settings: s, callbackUrl, startUrl }: SsoSettingsView) => ({
+  organization_id: s.organizationId,
+  issuer: s.issuer,
+  client_id: s.clientId,
+  client_secret_set: true as const,
+  allowed_domains: s.allowedDomains,
+  groups_claim: s.groupsClaim,
+  role_mapping: s.roleMapping,
+  default_role: s.defaultRole,
+  required: s.required,
+  enabled: s.enabled,
+  callback_url: callbackUrl,
+  start_url: startUrl,
+  created_at: s.createdAt.toISOString(),
+  updated_at: s.updatedAt.toISOString(),
 });

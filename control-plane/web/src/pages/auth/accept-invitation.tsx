@@ -1,12 +1,14 @@
 // The page an invitation mail links to: which organization invites, with which role; then a
 // name and a new password, or the password of the account the address already has. Accepting
-// signs the person in, in the inviting organization.
+// signs the person in, in the inviting organization, after their second factor if they have
+// one (or the organization requires one).
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { ApiError, apiRequest } from '../../api/http';
-import { useAdoptSession } from '../invitations/adopt-session';
 import type { AcceptBody, InvitationPreview } from '../invitations/invitation-types';
+import { SecondFactorStep } from './second-factor-step';
+import { useFinishSignIn, type MfaRequiredJson } from './sign-in-steps';
 import type { SignInAnswer } from '../../session/token-store';
 import { TextField } from '../../ui/field';
 import { formErrors } from '../../ui/form-errors';
@@ -22,7 +24,17 @@ export default function AcceptInvitationPage() {
     retry: false,
     staleTime: Infinity,
   });
+  const finish = useFinishSignIn();
+  const [challenge, setChallenge] = useState<MfaRequiredJson | null>(null);
 
+  if (challenge && preview.data) {
+    const email = preview.data.email;
+    return (
+      <main className="auth-page">
+        <SecondFactorStep challenge={challenge} onSignedIn={(answer) => finish(answer, email)} onStartOver={() => setChallenge(null)} />
+      </main>
+    );
+  }
   return (
     <main className="auth-page">
       <div className="auth-card">
@@ -33,7 +45,7 @@ export default function AcceptInvitationPage() {
         ) : preview.isPending ? (
           <Loading what="the invitation" />
         ) : (
-          <AcceptForm token={token} invitation={preview.data} />
+          <AcceptForm token={token} invitation={preview.data} onSecondFactor={setChallenge} />
         )}
       </div>
     </main>
@@ -58,9 +70,8 @@ function UnusableLink({ error }: { error: unknown }) {
   );
 }
 
-function AcceptForm({ token, invitation }: { token: string; invitation: InvitationPreview }) {
-  const navigate = useNavigate();
-  const adopt = useAdoptSession();
+function AcceptForm({ token, invitation, onSecondFactor }: { token: string; invitation: InvitationPreview; onSecondFactor(challenge: MfaRequiredJson): void }) {
+  const finish = useFinishSignIn();
   const [form, setForm] = useState({ full_name: '', password: '' });
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -73,9 +84,9 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
     setError(undefined);
     try {
       const body: AcceptBody = existing ? { token, password: form.password } : { token, password: form.password, full_name: form.full_name };
-      const answer = (await apiRequest<SignInAnswer>('POST', '/auth/invitations/accept', { body, token: null })).body;
-      adopt(answer, invitation.email);
-      navigate('/services', { replace: true });
+      const answer = (await apiRequest<SignInAnswer | MfaRequiredJson>('POST', '/auth/invitations/accept', { body, token: null })).body;
+      if ('mfa_token' in answer) onSecondFactor(answer);
+      else finish(answer, invitation.email);
     } catch (err) {
       setError(err);
       setBusy(false);
