@@ -26,8 +26,8 @@ describe('dashboard: sessions and scoped API keys', function () {
     await others.first().waitFor();
     expect(await others.count()).to.equal(2);
 
-    await laptop.getByRole('button', { name: 'Sign out every other session' }).click();
-    await laptop.getByRole('dialog').getByRole('button', { name: 'Sign out', exact: true }).click();
+    await laptop.getByRole('button', { name: 'Sign out other sessions' }).click();
+    await laptop.getByRole('dialog').getByRole('button', { name: 'Sign out other sessions' }).click();
     await others.first().waitFor({ state: 'detached' });
 
     await phone.getByRole('link', { name: 'Alerts' }).click();

@@ -2,18 +2,14 @@
 // and accept of the invited person.
 import { z } from 'zod';
 import { idParam } from '../../http/openapi/api-operation.js';
+import { EmailAddress } from '../auth/auth.schema.js';
 import type { InvitationView } from './invitation.js';
 
 const role = z.enum(['owner', 'admin', 'member', 'viewer'], { message: 'role must be owner, admin, member or viewer' });
 const token = z.string({ message: 'token must be a string' }).min(1, 'token must not be empty').max(200, 'token must be at most 200 characters');
 
 export const CreateInvitationInput = z.strictObject({
-  email: z
-    .string({ message: 'email must be a string' })
-    .trim()
-    .toLowerCase()
-    .max(254, 'email must be at most 254 characters')
-    .pipe(z.email({ message: 'email must be a valid e-mail address' })),
+  email: EmailAddress,
   role: role.default('member'),
 });
 export type CreateInvitationInput = z.infer<typeof CreateInvitationInput>;

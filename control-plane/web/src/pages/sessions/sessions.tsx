@@ -6,6 +6,7 @@ import { queryKeys } from '../../api/query-keys';
 import { useResourceList } from '../../api/resources';
 import { useOrg, useSession } from '../../session/session';
 import { DeleteButton } from '../../ui/delete-button';
+import { ConfirmedButton } from '../../ui/confirmed-button';
 import { formatAgo, formatDateTime } from '../../ui/format';
 import { ListTable } from '../../ui/list-table';
 import { Page } from '../../ui/page';
@@ -72,11 +73,16 @@ export default function SessionsPage() {
               ))}
             </ListTable>
             <div className="actions">
-              <DeleteButton what="every other session" label="Sign out" disabled={data.length < 2} onDelete={() => endOthers.mutateAsync()} />
-              <DeleteButton
-                what="everywhere"
-                label="Sign out"
-                onDelete={async () => {
+              <ConfirmedButton
+                label="Sign out other sessions"
+                message="Every session but this one ends, on every device."
+                disabled={data.length < 2}
+                onConfirm={() => endOthers.mutateAsync()}
+              />
+              <ConfirmedButton
+                label="Sign out everywhere"
+                message="Every session ends, this one too: you will sign in again."
+                onConfirm={async () => {
                   await api.del('/sessions');
                   signOut();
                 }}
@@ -88,3 +94,4 @@ export default function SessionsPage() {
     </Page>
   );
 }
+
