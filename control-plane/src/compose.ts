@@ -190,7 +190,6 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     ends: { sessionsEnded: (ids) => replication!.sessionsEnded(ids), userSessionsEnded: (userId) => replication!.userSessionsEnded(userId) },
     // The gates are made further down, with single sign-on and second factors; asked only once requests arrive.
     enter: (actor, organizationId, address) => enterOrganization(actor, organizationId, address),
-    clock,
   });
   const verifyCredential = jwtOrApiKey(tokens, apiKeys, sessionLiveness);
   const feed = createWsFeed({ verify: verifyCredential, access, bus, followers, logger });

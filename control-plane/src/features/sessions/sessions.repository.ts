@@ -22,9 +22,14 @@ export interface NewSession {
   method: SignInMethod;
   userAgent: string | null;
   address: string | null;
-  expiresAt: Date;
   refreshHash: string;
 }
+
+/**
+ * How long a session lives past its start or last refresh. Kept by the database's clock, as is
+ * every check of it: the tokens' `exp` follows the real time too, not a clock tests move.
+ */
+const LIFETIME = `interval '30 days'`;
 
 /** What every request of a session needs to know, read at most every few seconds per session. */
 export interface SessionLife {
@@ -34,7 +39,7 @@ export interface SessionLife {
   lastSeenAt: Date;
 }
 
-export type RefreshMatch = { session: StoredSession; reused: boolean };
+export type RefreshMatch = { session: StoredSession; reused: boolean; alive: boolean };
 
 export interface SessionsRepository {
   insert(session: NewSession): Promise<void>;
@@ -45,7 +50,7 @@ export interface SessionsRepository {
   listOfUser(userId: string): Promise<StoredSession[]>;
   /** The live session holding this refresh token, or the one that held it just before (a reuse). */
   byRefreshHash(hash: string): Promise<RefreshMatch | null>;
-  rotate(sessionId: string, oldHash: string, newHash: string, expiresAt: Date, organizationId: string): Promise<boolean>;
+  rotate(sessionId: string, oldHash: string, newHash: string, organizationId: string): Promise<boolean>;
   end(userId: string, sessionId: string): Promise<boolean>;
   /** Ends them all but `except`; also ends every token of the user that names no session. */
   endAllOfUser(userId: string, except?: string): Promise<string[]>;
@@ -61,8 +66,8 @@ export function createSessionsRepository(em: () => EntityManager): SessionsRepos
   return {
     async insert(s) {
       await run(
-        'insert into sessions (id, user_id, organization_id, method, user_agent, address, expires_at, refresh_hash) values (?, ?, ?, ?, ?, ?, ?, ?)',
-        [s.id, s.userId, s.organizationId, s.method, s.userAgent, s.address, s.expiresAt, s.refreshHash],
+        `insert into sessions (id, user_id, organization_id, method, user_agent, address, expires_at, refresh_hash) values (?, ?, ?, ?, ?, ?, now() + ${LIFETIME}, ?)`,
+        [s.id, s.userId, s.organizationId, s.method, s.userAgent, s.address, s.refreshHash],
       );
     },
     async life(sessionId) {
@@ -80,14 +85,17 @@ export function createSessionsRepository(em: () => EntityManager): SessionsRepos
       return (await run(`select ${COLUMNS} from sessions where user_id = ? and ended_at is null and expires_at > now() order by last_seen_at desc, id`, [userId])).map(fromRow);
     },
     async byRefreshHash(hash) {
-      const [row] = await run(`select ${COLUMNS}, refresh_hash = ? as current from sessions where refresh_hash = ? or previous_refresh_hash = ? limit 1`, [hash, hash, hash]);
-      return row ? { session: fromRow(row), reused: row.current !== true } : null;
+      const [row] = await run(
+        `select ${COLUMNS}, refresh_hash = ? as current, ended_at is null and expires_at > now() as alive from sessions where refresh_hash = ? or previous_refresh_hash = ? limit 1`,
+        [hash, hash, hash],
+      );
+      return row ? { session: fromRow(row), reused: row.current !== true, alive: row.alive === true } : null;
     },
-    async rotate(sessionId, oldHash, newHash, expiresAt, organizationId) {
+    async rotate(sessionId, oldHash, newHash, organizationId) {
       const rows = await run(
-        `update sessions set refresh_hash = ?, previous_refresh_hash = refresh_hash, expires_at = ?, organization_id = ?, last_seen_at = now()
-          where id = ? and refresh_hash = ? and ended_at is null returning id`,
-        [newHash, expiresAt, organizationId, sessionId, oldHash],
+        `update sessions set refresh_hash = ?, previous_refresh_hash = refresh_hash, expires_at = now() + ${LIFETIME}, organization_id = ?, last_seen_at = now()
+          where id = ? and refresh_hash = ? and ended_at is null and expires_at > now() returning id`,
+        [newHash, organizationId, sessionId, oldHash],
       );
       return rows.length === 1;
     },

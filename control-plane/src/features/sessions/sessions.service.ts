@@ -3,7 +3,6 @@
 // sessions in an organization is told to every replica before it is answered, and the
 // liveness cache refuses it within seconds even where that message was lost.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Clock } from '../../clock.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { TokenService } from '../auth/token-service.js';
@@ -11,8 +10,6 @@ import type { OrganizationEntry } from './organization-entry.js';
 import type { SessionsRepository, StoredSession } from './sessions.repository.js';
 import type { SignInMethod } from './sign-in-method.js';
 
-/** A session ends this long after its last refresh, or at once when ended. */
-export const SESSION_LIFETIME_MS = 30 * 24 * 3600_000;
 const REFRESH_PREFIX = 'ors_';
 
 export interface SignInContext {
@@ -42,13 +39,12 @@ export interface SessionsServiceDeps {
   ends: SessionEnds;
   /** The rules of another organization that a session refreshing into it must meet. */
   enter: OrganizationEntry;
-  clock: Clock;
 }
 
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const USER_AGENT_MAX = 512;
 
-export function createSessionsService({ sessions, tokens, ends, enter, clock }: SessionsServiceDeps) {
+export function createSessionsService({ sessions, tokens, ends, enter }: SessionsServiceDeps) {
   const issue = async (session: { id: string; userId: string; organizationId: string }, email: string, refreshToken: string): Promise<StartedSession> => {
     const { token, expiresAt } = await tokens.issue({ userId: session.userId, tenantId: session.organizationId, email, sessionId: session.id });
     return { token, refreshToken, sessionId: session.id, expiresAt, userId: session.userId, organizationId: session.organizationId };
@@ -64,7 +60,6 @@ export function createSessionsService({ sessions, tokens, ends, enter, clock }: 
         method,
         userAgent: context.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
         address: context.address,
-        expiresAt: new Date(clock.now().getTime() + SESSION_LIFETIME_MS),
         refreshHash: digest(refreshToken),
       });
       return issue(session, user.email, refreshToken);
@@ -80,8 +75,7 @@ export function createSessionsService({ sessions, tokens, ends, enter, clock }: 
       if (!refreshToken.startsWith(REFRESH_PREFIX)) throw invalid();
       const hash = digest(refreshToken);
       const match = await sessions.byRefreshHash(hash);
-      const now = clock.now();
-      if (!match || match.session.endedAt || match.session.expiresAt <= now) throw invalid();
+      if (!match?.alive) throw invalid();
       const { session } = match;
       if (match.reused) {
         await this.end(session.userId, session.id);
@@ -94,7 +88,7 @@ export function createSessionsService({ sessions, tokens, ends, enter, clock }: 
         await enter({ userId: session.userId, email, organizationId: session.organizationId, sessionId: session.id, signInMethod: session.method }, organization, address);
       }
       const next = newRefreshToken();
-      if (!(await sessions.rotate(session.id, hash, digest(next), new Date(now.getTime() + SESSION_LIFETIME_MS), organization))) throw invalid();
+      if (!(await sessions.rotate(session.id, hash, digest(next), organization))) throw invalid();
       return issue({ id: session.id, userId: session.userId, organizationId: organization }, email, next);
     },
 
