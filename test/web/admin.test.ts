@@ -291,7 +291,13 @@ describe('dashboard: agents, locations, status pages and administration', functi
     await page.getByLabel('Current password').fill(owner.password);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Password changed.').waitFor();
-    expect((await h.controlPlane.api.post('/auth/login', { email: owner.email, password: 'a-new-password' })).status).to.equal(200);
-    expect((await h.controlPlane.api.get('/profile', owner.token)).body.full_name).to.equal('Ada Byron');
+    const again = await h.controlPlane.api.post('/auth/login', { email: owner.email, password: 'a-new-password' });
+    expect(again.status).to.equal(200);
+    expect((await h.controlPlane.api.get('/profile', again.body.token)).body.full_name).to.equal('Ada Byron');
+    // The new password ended every other session (the API's login), not the page's own.
+    expect((await h.controlPlane.api.get('/profile', owner.token)).status).to.equal(401);
+    await page.reload();
+    await page.getByLabel('Name').waitFor();
+    expect(await page.getByLabel('Name').inputValue()).to.equal('Ada Byron');
   });
 });
