@@ -297,7 +297,6 @@ describe('dashboard: agents, locations, status pages and administration', functi
     // The new password ended every other session (the API's login), not the page's own.
     expect((await h.controlPlane.api.get('/profile', owner.token)).status).to.equal(401);
     await page.reload();
-    await page.getByLabel('Name').waitFor();
-    expect(await page.getByLabel('Name').inputValue()).to.equal('Ada Byron');
+    await poll(async () => (await page.getByLabel('Name').inputValue()) === 'Ada Byron', { what: 'the profile still shown, signed in' });
   });
 });
