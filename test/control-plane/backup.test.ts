@@ -350,7 +350,7 @@ describe('admin backup, restore and migrate-database', function () {
       const created = await embedded.api.post('/services', { name: 'moving', endpoint: own.url, check_type: 'HTTP', check_interval_seconds: 5, locations: [location], options: { bearer_token: TOKEN } }, owner.token);
       expect(created.status, created.text).to.equal(201);
       const id = created.body.id;
-      await poll(async () => (await embedded.api.get(`/services/${id}/checks`, owner.token)).body.length >= 2, { what: 'results on the embedded database', timeoutMs: 30_000 });
+      await poll(async () => (await embedded.api.get(`/services/${id}/checks`, owner.token)).body.length >= 2, { what: 'results on the embedded database', timeoutMs: 60_000 });
 
       await embedded.cp.kill('SIGTERM');
       const answeredAtStop = own.answered();
@@ -366,7 +366,7 @@ describe('admin backup, restore and migrate-database', function () {
       // Checks go on every 5 s; between two of them, every check answered is a result, once.
       const counted = () => query<{ n: string; distinct: string }>(url, `select count(*) as n, count(distinct id) as distinct from check_results where service_id = '${id}'`);
       let stored = 0;
-      await poll(async () => (stored = Number((await counted())[0]!.n)) === own.answered() && own.answered() > answeredAtStop + 1, { what: 'every check answered stored on PostgreSQL', timeoutMs: 30_000, intervalMs: 100 }).catch((err: Error) => {
+      await poll(async () => (stored = Number((await counted())[0]!.n)) === own.answered() && own.answered() > answeredAtStop + 1, { what: 'every check answered stored on PostgreSQL', timeoutMs: 60_000, intervalMs: 100 }).catch((err: Error) => {
         throw new Error(`${err.message}: ${stored} stored of ${own.answered()} answered`);
       });
       const [row] = await counted();

@@ -2,6 +2,7 @@
 // so CI's log says where the time goes) and one plain closing line, "N passed, N failed", that
 // CI reads.
 const Mocha = require('mocha');
+const fs = require('node:fs');
 const path = require('node:path');
 
 const { EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END } = Mocha.Runner.constants;
@@ -27,6 +28,8 @@ class SummaryReporter extends Mocha.reporters.Spec {
       if (slowest.length > 1) {
         process.stdout.write(`\nslowest files:\n${slowest.map(([file, s]) => `  ${s.toFixed(1).padStart(6)} s  ${file}`).join('\n')}\n`);
       }
+      // Every file's time, for comparing runs: OUTPOST_TEST_TIMES=/path/file.json.
+      if (process.env.OUTPOST_TEST_TIMES) fs.writeFileSync(process.env.OUTPOST_TEST_TIMES, JSON.stringify(Object.fromEntries(seconds), null, 1));
       const { passes, failures, pending } = runner.stats;
       process.stdout.write(`${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}\n`);
     });
