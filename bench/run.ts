@@ -30,6 +30,10 @@ const BENCHMARKS: Benchmark[] = [
   { goal: 'V1', script: 'check-features.ts' },
   // Issue 39: rules by selector and silences at 10,000 services and 500 rules, beside rules by service_id.
   { goal: 'A1', script: 'alert-selectors.ts' },
+  // Issue 44: CPU at rest (no services, 20 services), embedded and on PostgreSQL, beside a bare Koa server.
+  { goal: 'I1', script: 'idle.ts' },
+  // Issue 44: the whole product's CPU per check at 20 and 1,000 HTTP services, beside a bare Node loop.
+  { goal: 'W1', script: 'whole-product.ts' },
 ];
 
 const full = process.argv.includes('--full');

@@ -30,8 +30,8 @@ export interface AgentOptions {
   tls?: StreamTls;
   proxy?: ProxySettings;
   batchMaxResults?: number;
-  /** How long a steady (GREEN, unchanged) result may wait for a batch. */
-  batchMaxDelayMs?: number;
+  /** How long a steady (GREEN, unchanged) result may wait for a batch; a function when that changes (call steadyDelayShortened). */
+  batchMaxDelayMs?: number | (() => number);
   /** How long a result someone waits for may wait for a batch (isUrgent). */
   batchUrgentDelayMs?: number;
   maxConcurrentChecks?: number;
@@ -60,6 +60,8 @@ export interface Agent {
   /** Graceful: stops scheduling, delivers what it can within a few seconds, closes the stream. */
   stop(): Promise<void>;
   status(): AgentStatus;
+  /** batchMaxDelayMs (a function) may have become shorter: results waiting go by then. */
+  steadyDelayShortened(): void;
 }
 
 const DRAIN_ON_STOP_MS = 5_000;
@@ -192,6 +194,7 @@ export function createAgent(options: AgentOptions): Agent {
       return stopping;
     },
     status: () => ({ agentId, connected: connection.isConnected(), assignments: scheduler.size(), skippedRuns: scheduler.skippedRuns(), spool: spool.stats(), ...(fatal ? { fatal } : {}) }),
+    steadyDelayShortened: () => publisher.delayShortened(),
   };
 }
 

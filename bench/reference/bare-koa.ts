@@ -1,7 +1,12 @@
 // The reference of P5: a bare Koa server answering GET /services/:id with one indexed SELECT
 // through a pg pool, no authentication, no middleware. What the API could serve at best.
+// Run as a process of its own (as the product is), so neither slows the other with its timers
+// or garbage; prints {"url": …} once listening and runs until SIGTERM:
+//
+//   node --import tsx bench/reference/bare-koa.ts DATABASE_URL POOL_SIZE
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import pg from 'pg';
 
@@ -33,4 +38,10 @@ export async function startBareKoa(databaseUrl: string, poolSize: number): Promi
       await pool.end();
     },
   };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const bare = await startBareKoa(process.argv[2]!, Number(process.argv[3]));
+  console.log(JSON.stringify({ url: bare.url }));
+  process.once('SIGTERM', () => void bare.stop().then(() => process.exit(0)));
 }

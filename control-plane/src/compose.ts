@@ -10,7 +10,7 @@ import { createEventRelay, NO_RELAY } from './cluster/event-relay.js';
 import { createFollowedOrganizations, NO_OTHER_FOLLOWERS } from './cluster/followed-organizations.js';
 import { createParcels } from './cluster/parcels.js';
 import { createPostgresBus } from './cluster/postgres-bus.js';
-import { createReplicaLease } from './cluster/replica-lease.js';
+import { createReplicaLease, SOLE_LEASE_SECONDS } from './cluster/replica-lease.js';
 import { createReplicaUpkeep } from './cluster/replica-upkeep.js';
 import { replicate, type Replication } from './cluster/replication.js';
 import { createTestRunRelay } from './cluster/test-run-relay.js';
@@ -72,7 +72,7 @@ import { createPartitionKeeper } from './features/checks/partition-keeper.js';
 import { createRollupBacklogRepository } from './features/checks/rollup-backlog.repository.js';
 import { createRollupFolder } from './features/checks/rollup-folder.js';
 import { settledHistory, settledOverview } from './features/checks/settled-rollups.js';
-import { createEscalationJob } from './features/escalation/escalation-job.js';
+import { escalationSteps } from './features/escalation/escalation-job.js';
 import { createHeartbeatsRepository } from './features/heartbeats/heartbeats.repository.js';
 import { createHeartbeatsService } from './features/heartbeats/heartbeats.service.js';
 import { createPeriodicJob } from './jobs/periodic-job.js';
@@ -150,8 +150,8 @@ import { apiOperations } from './api-operations.js';
 const RETENTION_INTERVAL_MS = 3_600_000;
 /** The longest a job woken by due times sleeps: work made on another replica is found by then. */
 const DUE_TIMER_MAX_WAIT_MS = 60_000;
-/** How long ingested results may wait in the rollup backlog when nobody reads their rollups. */
-const ROLLUP_FOLD_INTERVAL_MS = 1_000;
+/** The same on the embedded database, where no other replica makes work: a look now and then, in case. */
+const SOLE_DUE_TIMER_MAX_WAIT_MS = 600_000;
 /** Wrong passwords of a status page from one address, per window. */
 const STATUS_PAGE_UNLOCK_LIMIT = { points: 10, windowSeconds: 900 };
 /** The watchdog reads every checked service each round: in tests with short job intervals, at most once a second. */
@@ -170,8 +170,10 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const bus = createEventBus((err) => logger.error({ err }, 'event listener failed'));
   const sql = pooledSql(db.knex(), { prepare: !db.embedded });
   // The embedded database serves one process, so there are no other replicas to tell.
-  const cluster = db.embedded || !config.databaseUrl ? createLocalBus() : createPostgresBus({ url: config.databaseUrl, query: sql.query, logger: logger.child({ component: 'cluster' }) });
-  const lease = createReplicaLease(sql.query, cluster.replicaId, () => cluster.publish({ k: 'replica', id: cluster.replicaId }));
+  const cluster = db.embedded || !config.databaseUrl
+    ? createLocalBus()
+    : createPostgresBus({ url: config.databaseUrl, query: sql.query, logger: logger.child({ component: 'cluster' }), othersAlive: () => lease.othersAlive() });
+  const lease = createReplicaLease(sql.query, cluster.replicaId, () => cluster.publish({ k: 'replica', id: cluster.replicaId }), db.embedded ? { seconds: SOLE_LEASE_SECONDS, sole: true } : undefined);
   cluster.on('replica', () => lease.otherJoined());
   const followers = db.embedded ? NO_OTHER_FOLLOWERS : createFollowedOrganizations({ bus: cluster, query: sql.query, peers: lease.peers, logger: logger.child({ component: 'cluster' }) });
   // Bound below, once the parts it reaches exist; called only after start.
@@ -245,7 +247,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     clock,
     logger: logger.child({ component: 'dispatcher' }),
     retry: options.retry ?? DEFAULT_RETRY,
-    pollIntervalMs: options.jobIntervalMs,
+    maxWaitMs: options.jobIntervalMs ?? (db.embedded ? SOLE_DUE_TIMER_MAX_WAIT_MS : DUE_TIMER_MAX_WAIT_MS),
   });
   const wakeDispatcher = () => dispatcher.wake();
   const channelsRepo = createChannelsRepository(db.em);
@@ -257,20 +259,21 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
   const maintenanceRepo = createMaintenanceRepository(db.em);
   const escalationRepo = createEscalationRepository(db.em);
 
-  const firstTargets = createFirstTargets(escalationRepo);
+  const firstTargets = createFirstTargets(escalationRepo, (at) => escalationJob.nudge(at));
   const evaluator = createAlertEvaluator({ rules: rulesRepo, cache: ruleCache, alerts: alertsRepo, maintenance: maintenanceRepo, holds: createDependencyHoldsRepository(), firstTargets, clock });
   // Jobs woken by due times sleep at most this long: a minute in production, less in tests that move the clock.
-  const dueTimers = { clock, maxWaitMs: options.jobIntervalMs ?? DUE_TIMER_MAX_WAIT_MS, logger };
+  const dueTimers = { clock, maxWaitMs: options.jobIntervalMs ?? (db.embedded ? SOLE_DUE_TIMER_MAX_WAIT_MS : DUE_TIMER_MAX_WAIT_MS), logger };
   const reminderJob = createDueTimer('alert reminders', reminders({ repository: createRemindersRepository(db.em), alerts: alertsRepo, planner, transaction: db.transaction, wakeDispatcher, clock }), dueTimers);
   const silencesRepo = createSilencesRepository(db.em);
   const silenceApplier = createSilenceApplier({ silences: silencesRepo, alerts: alertsRepo, rules: rulesRepo, ruleCache, firstTargets, planner, clock });
   const silenceJob = createDueTimer('silence starts and ends', silenceBoundaries({ silences: silencesRepo, applier: silenceApplier, transaction: db.transaction, wakeDispatcher, clock }), dueTimers);
-  const escalationJob = createEscalationJob({ escalation: escalationRepo, alerts: alertsRepo, planner, clock, logger, wakeDispatcher, intervalMs: options.jobIntervalMs });
+  const escalationJob = createDueTimer('escalation steps', escalationSteps({ escalation: escalationRepo, alerts: alertsRepo, planner, clock, wakeDispatcher }), dueTimers);
 
   const partitions = createPartitionKeeper(db.em, clock, config.checkRetentionDays);
   const retentionJob = createPeriodicJob('check retention', RETENTION_INTERVAL_MS, partitions.maintain, logger);
   const rollups = createRollupFolder({ transaction: db.transaction, backlog: createRollupBacklogRepository(db.em), partitions, logger: logger.child({ component: 'rollups' }) });
-  const rollupJob = createPeriodicJob('rollup folding', options.jobIntervalMs ?? ROLLUP_FOLD_INTERVAL_MS, rollups.foldPending, logger);
+  // Woken by ingest; a round that stopped at its limit goes on at once.
+  const rollupJob = createDueTimer('rollup folding', { run: rollups.foldPending, nextDue: async () => (rollups.pendingLeft() ? clock.now() : null) }, dueTimers);
   const relay = db.embedded ? NO_RELAY : createEventRelay({ bus: cluster, query: sql.query, events: bus, follows: feed.follows, othersAlive: lease.othersAlive, followers, logger });
   const ingest = createIngestService({
     transaction: db.transaction,
@@ -285,6 +288,7 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     events: bus,
     wakeDispatcher,
     remindersDue: reminderJob.nudge,
+    backlogAdded: () => rollupJob.nudge(rollups.foldDueAfterAppend(clock.now())),
     observer: metrics.ingest,
     clock,
     logger: logger.child({ component: 'ingest' }),
@@ -313,8 +317,8 @@ export function compose(config: Config, db: Database, secrets: Secrets, logger: 
     }),
     { ...dueTimers, maxWaitMs: Math.max(dueTimers.maxWaitMs, WATCHDOG_MIN_WAIT_MS) },
   );
-  const heartbeats = createHeartbeatsService({ heartbeats: createHeartbeatsRepository(db.em), services: servicesRepo, access, ingest, clock });
-  const heartbeatJob = createPeriodicJob('heartbeat deadlines', Math.min(options.jobIntervalMs ?? 1_000, 1_000), heartbeats.recordMissed, logger);
+  const heartbeats = createHeartbeatsService({ heartbeats: createHeartbeatsRepository(db.em), services: servicesRepo, access, ingest, clock, deadlineSet: (at) => heartbeatJob.nudge(at) });
+  const heartbeatJob = createDueTimer('heartbeat deadlines', { run: heartbeats.recordMissed, nextDue: heartbeats.nextDeadline }, dueTimers);
   const agentsRepo = createAgentsRepository(db.em);
   const gateway = createAgentGateway({
     auth: createAgentAuthenticator(secrets.agentToken, agentsRepo),

@@ -103,9 +103,12 @@ export async function startControlPlane(config: Config, logger: Logger, options:
   logger.info({ url: `http://${displayHost(config.host)}:${httpPort}/api/v1`, grpcPort: grpc.port, metricsUrl }, 'control plane listening');
 
   // Loaded only when wanted: the probers pull in native add-ons the API does not need.
+  // Results are followed live by this replica's WebSocket clients, or by another replica's.
+  const watched = () => parts.appDeps.feed.clients() > 0 || parts.lease.othersAlive();
   const agent = config.embeddedAgent
-    ? await (await import('./embedded-agent.js')).startEmbeddedAgent(grpc.port, secrets.agentToken, config.dataDir, logger, config.grpcTls?.certFile)
+    ? await (await import('./embedded-agent.js')).startEmbeddedAgent(grpc.port, secrets.agentToken, config.dataDir, logger, watched, config.grpcTls?.certFile)
     : undefined;
+  if (agent) parts.appDeps.feed.onWatched(agent.watched);
 
   return {
     httpPort,

@@ -183,6 +183,27 @@ describe('notifications', () => {
       expect(deliveries[0].history.map((h: any) => h.status_code)).to.deep.equal([500, 500, 500, 200]);
     });
 
+    it('wakes for a retry when it falls due, with no short poll to find it', async () => {
+      // The production dispatcher, whose longest sleep (a minute) is past this test's timeout.
+      const patient = await startTestControlPlane({ env, start: { retry: { maxAttempts: 3, baseDelayMs: 500 } } });
+      const scripted = await connectReadyAgent(patient.running);
+      try {
+        const user = await patient.api.newUser('due-retry');
+        const service = (await patient.api.post('/services', { name: 'due-retry-svc', endpoint: 'http://127.0.0.1:9/', check_type: 'HTTP' }, user.token)).body;
+        await patient.api.post('/alert-rules', { name: 'r', severity: 'critical' }, user.token);
+        const path = `/due-retry-${randomUUID()}`;
+        const created = await patient.api.post('/notification-channels', { name: 'hook', channel_type: 'webhook', config: { url: `${receiver.url}${path}` } }, user.token);
+        expect(created.status, created.text).to.equal(201);
+        receiver.failNext(1);
+        await scripted.sendResults([{ serviceId: service.id, ok: false, message: 'connection refused' }]);
+        await receiver.waitFor((q) => q.url === path && q.status === 200, 'the retry, at its due time', 10_000);
+        expect(receiver.requests.filter((q) => q.url === path).map((q) => q.status)).to.deep.equal([500, 200]);
+      } finally {
+        scripted.close();
+        await patient.stop();
+      }
+    });
+
     it('keeps delivering to healthy channels while another endpoint hangs', async () => {
       const { user, service } = await setup('hanging');
       const silent = await tcpListener();

@@ -12,7 +12,8 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+/** `observe` sees what each client sends, connection by connection (a fresh function per connection). */
+export async function startTcpProxy(targetHost: string, targetPort: number, observe?: () => (chunk: Buffer) => void): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let open = true;
   const server = net.createServer((client) => {
@@ -23,6 +24,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       s.on('close', () => sockets.delete(s));
       s.on('error', () => s.destroy());
     }
+    if (observe) client.on('data', observe());
     client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());

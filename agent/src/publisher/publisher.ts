@@ -14,8 +14,8 @@ export interface PublisherOptions {
   /** Writes a batch to the stream; false when it cannot be sent now. */
   send(batch: SealedBatch): boolean;
   maxResults?: number;
-  /** How long a steady result may wait for others. */
-  maxDelayMs?: number;
+  /** How long a steady result may wait for others; a function when that changes (the embedded agent's, embedded-agent.ts). */
+  maxDelayMs?: number | (() => number);
   /** How long an urgent result may wait (never longer than maxDelayMs). */
   urgentDelayMs?: number;
   maxInFlight?: number;
@@ -28,6 +28,8 @@ export interface Publisher {
   publish(result: SpooledResult, urgent?: boolean): void;
   /** Seals what is pending and, once it is durable, sends what the in-flight window allows. */
   flush(): Promise<void>;
+  /** maxDelayMs may have become shorter: what waits goes by then. */
+  delayShortened(): void;
   connected(): void;
   disconnected(): void;
   acknowledged(batchId: string): void;
@@ -36,9 +38,13 @@ export interface Publisher {
   stop(): void;
 }
 
-export function createPublisher({ spool, send, maxResults = 500, maxDelayMs = 500, urgentDelayMs = 100, maxInFlight = 8, ackTimeoutMs = 30_000 }: PublisherOptions): Publisher {
+/** How long a steady result waits for others by default (ADR 0013). */
+export const STEADY_DELAY_MS = 500;
+
+export function createPublisher({ spool, send, maxResults = 500, maxDelayMs = STEADY_DELAY_MS, urgentDelayMs = 100, maxInFlight = 8, ackTimeoutMs = 30_000 }: PublisherOptions): Publisher {
   const inFlight = new Map<string, NodeJS.Timeout>();
-  const urgentDelay = Math.min(urgentDelayMs, maxDelayMs);
+  const steadyDelay = typeof maxDelayMs === 'function' ? maxDelayMs : () => maxDelayMs;
+  const urgentDelay = () => Math.min(urgentDelayMs, steadyDelay());
   let online = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -90,10 +96,13 @@ export function createPublisher({ spool, send, maxResults = 500, maxDelayMs = 50
       // After stop() a late result is only kept on disk; the next start seals and sends it.
       if (stopped) return;
       if (spool.pendingCount() >= maxResults) void flush();
-      else if (timer === undefined) flushIn(urgent ? urgentDelay : maxDelayMs);
-      else if (urgent && Date.now() + urgentDelay < flushAt) flushIn(urgentDelay);
+      else if (timer === undefined) flushIn(urgent ? urgentDelay() : steadyDelay());
+      else if (urgent && Date.now() + urgentDelay() < flushAt) flushIn(urgentDelay());
     },
     flush,
+    delayShortened() {
+      if (timer !== undefined && Date.now() + steadyDelay() < flushAt) flushIn(steadyDelay());
+    },
     connected() {
       online = true;
       forgetInFlight();

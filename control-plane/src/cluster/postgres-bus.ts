@@ -27,9 +27,11 @@ export interface PostgresBusDeps {
   query: Query;
   logger: Logger;
   confirmTimeoutMs?: number;
+  /** Whether anyone could publish: a replica alone misses nothing while its connection is cut silently, so it does not probe it. */
+  othersAlive?: () => boolean;
 }
 
-export function createPostgresBus({ url, query, logger, confirmTimeoutMs = CONFIRM_TIMEOUT_MS }: PostgresBusDeps): ClusterBus {
+export function createPostgresBus({ url, query, logger, confirmTimeoutMs = CONFIRM_TIMEOUT_MS, othersAlive = () => true }: PostgresBusDeps): ClusterBus {
   const replicaId = randomUUID();
   const handlers = new Map<ClusterMessageKind, Handler<ClusterMessageKind>[]>();
   const resyncHandlers: (() => void | Promise<void>)[] = [];
@@ -119,7 +121,7 @@ export function createPostgresBus({ url, query, logger, confirmTimeoutMs = CONFI
 
   async function probe(): Promise<void> {
     const current = client;
-    if (!current) return;
+    if (!current || !othersAlive()) return;
     const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the listening connection did not answer')), PROBE_TIMEOUT_MS).unref());
     try {
       await Promise.race([current.query('select 1'), timeout]);

@@ -5,12 +5,26 @@
 // can want its live events, and it need not store them for relaying (event-relay.ts).
 import type { Query } from '../db/pooled-sql.js';
 
-/** Renewed every LEASE_SECONDS / 3, so two missed renewals are survived. */
+/** Renewed every third of its length, so two missed renewals are survived. */
 export const LEASE_SECONDS = 6;
+/**
+ * On the embedded database, which no other process can open, nobody waits for this replica's
+ * lease to run out: it is long, so that keeping it costs a statement every ten minutes instead
+ * of one every two seconds, and a restart clears what a crash left (see `sole`).
+ */
+export const SOLE_LEASE_SECONDS = 1_800;
 /** Rows of replicas dead this long are deleted (their sessions with them). */
 const FORGET_AFTER_SECONDS = 60;
 
+export interface LeaseOptions {
+  seconds: number;
+  /** No other replica can share the database: the leases of earlier runs are dead, and go at join. */
+  sole: boolean;
+}
+
 export interface ReplicaLease {
+  /** How often renew() must run to keep the lease. */
+  readonly renewEveryMs: number;
   /** Takes the lease and announces this replica, so that the others relay their live events to it at once. */
   join(): Promise<void>;
   renew(): Promise<void>;
@@ -26,7 +40,7 @@ export interface ReplicaLease {
   otherJoined(): void;
 }
 
-export function createReplicaLease(query: Query, replicaId: string, announce: () => Promise<void>): ReplicaLease {
+export function createReplicaLease(query: Query, replicaId: string, announce: () => Promise<void>, options: LeaseOptions = { seconds: LEASE_SECONDS, sole: false }): ReplicaLease {
   // Until the first renewal says otherwise, others are assumed: relaying needlessly is harmless.
   let others = 1;
   let joinedAt = 0;
@@ -37,12 +51,14 @@ export function createReplicaLease(query: Query, replicaId: string, announce: ()
          on conflict (id) do update set expires_at = excluded.expires_at
        )
        select count(*)::int as others from control_plane_replicas where id <> $1 and expires_at > now()`,
-      [replicaId, LEASE_SECONDS],
+      [replicaId, options.seconds],
     );
     others = row?.others ?? 0;
   };
   return {
+    renewEveryMs: (options.seconds * 1000) / 3,
     async join() {
+      if (options.sole) await query('delete from control_plane_replicas where id <> $1', [replicaId]);
       await renew();
       await announce();
     },

@@ -7,20 +7,26 @@ import type { Logger } from '../logger.js';
 import type { AssignmentHub } from '../features/agents/assignment-hub.js';
 import type { EventRelay } from './event-relay.js';
 import type { FollowedOrganizations } from './followed-organizations.js';
-import { LEASE_SECONDS, type ReplicaLease } from './replica-lease.js';
+import type { ReplicaLease } from './replica-lease.js';
 
-/** Every this many rounds (about a minute), everything is read again. */
-const FULL_ROUND_EVERY = 30;
+/** About this often, everything is read again. */
+const FULL_ROUND_MS = 60_000;
 
 export function createReplicaUpkeep(lease: ReplicaLease, hub: AssignmentHub, relay: EventRelay, followers: FollowedOrganizations, logger: Logger): PeriodicJob {
   let round = 0;
+  let hadOthers = true;
+  const fullRoundEvery = Math.max(1, Math.round(FULL_ROUND_MS / lease.renewEveryMs));
   return createPeriodicJob(
     'replica upkeep',
-    (LEASE_SECONDS * 1000) / 3,
+    lease.renewEveryMs,
     async () => {
       await lease.renew();
-      const full = ++round % FULL_ROUND_EVERY === 0;
-      await hub.refresh({ everything: full });
+      const full = ++round % fullRoundEvery === 0;
+      // Agents come and go on other replicas: a replica alone has nothing to notice between full
+      // rounds, except, once, the agents of the last other replica, whose lease just ran out.
+      const others = lease.othersAlive();
+      if (full || others || hadOthers) await hub.refresh({ everything: full });
+      hadOthers = others;
       if (full) {
         await lease.forgetDead();
         await relay.prune();

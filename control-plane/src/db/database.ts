@@ -12,6 +12,14 @@ import type { Tx } from './tx.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const ACQUIRE_TIMEOUT_MS = 10_000;
+/**
+ * An idle pooled connection is kept this long: background jobs come a minute apart at most,
+ * and a new connection costs more than a kept one (PostgreSQL forks a backend and fills its
+ * caches again).
+ */
+const POOL_IDLE_MS = 5 * 60_000;
+/** How often the pool looks for idle connections to close: tarn's default, every second, wakes an idle process for nothing. */
+const POOL_REAP_MS = 60_000;
 /** The advisory lock replicas take to migrate one at a time (any fixed number; "outpost"). */
 const MIGRATION_LOCK = 0x6f7574706f7374;
 
@@ -86,7 +94,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         // A database that is down or unreachable fails requests within seconds (503), instead
         // of holding them for the pool's default minute.
         acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
-        connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
+        connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, ...(embedded ? { stream: embedded.stream } : {}) },
         // The SQL client's own warnings (a dropped connection) go to our logs, not the console.
         log: {
           warn: (message: string) => options.logger.warn({ component: 'sql' }, message),
@@ -98,7 +106,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       entities: ENTITIES,
       migrations: { transactional: true, allOrNothing: true, snapshot: false },
       // PGlite serves one session at a time: one pooled connection avoids interleaving.
-      pool: { min: 0, max: embedded ? 1 : options.poolSize, ...(embedded ? {} : { afterCreate: jitOff }) },
+      pool: { min: 0, max: embedded ? 1 : options.poolSize, idleTimeoutMillis: POOL_IDLE_MS, reapIntervalMillis: POOL_REAP_MS, ...(embedded ? {} : { afterCreate: jitOff }) },
       discovery: { warnWhenNoEntities: false },
       colors: false,
       logger: (message) => options.logger.info({ component: 'orm' }, message),

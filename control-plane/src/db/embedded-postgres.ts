@@ -3,14 +3,18 @@
 import { cpSync, createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import v8 from 'node:v8';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { inProcessStream } from './in-process-connection.js';
 import { defaultTemplateDir, readTemplate } from './pglite-template.js';
 
 export interface EmbeddedPostgres {
+  /** For clients in other processes (tools, tests) and the ones that need a URL. */
   url: string;
+  /** A new connection from this process, for the pg driver's `stream` option: no socket (in-process-connection.ts). */
+  stream: () => Duplex;
   /** How the data folder came to be: loaded from the template, made by initdb, or already there. */
   initialisedFrom: 'template' | 'initdb' | 'existing';
   /** Why the template was not loaded on a first start, when it was not. */
@@ -95,6 +99,7 @@ export async function startEmbeddedPostgres(dataDir: string | null, embeddedOpti
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   return {
     url,
+    stream: inProcessStream(server),
     initialisedFrom,
     ...(templateSkipped === undefined ? {} : { templateSkipped }),
     async stop() {

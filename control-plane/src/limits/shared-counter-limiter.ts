@@ -1,8 +1,8 @@
 // The API limit across replicas without a database write per request: each replica counts
 // in memory and adds its count to a shared row per key and window (the rate_limits table)
-// every FLUSH_MS, learning the other replicas' total as it does. The first request of a key
-// in a window on a replica waits for that row, so a fresh replica starts from the cluster's
-// count. The limit can be overshot only by what other replicas admitted in their last
+// every FLUSH_MS while the key is in use, learning the other replicas' total as it does. The
+// first request of a key in a window on a replica waits for that row, so a fresh replica
+// starts from the cluster's count. The limit can be overshot only by what other replicas admitted in their last
 // FLUSH_MS, which is the price of not making every request a write. Keys in use are read again
 // at every flush, so a replica also learns what the others counted. Rows carry their window's
 // end in `expire`, so the table's own cleanup (rate-limiter-flexible's) deletes them.
@@ -54,16 +54,29 @@ export function sharedCounterLimiter(query: Query, name: string, limit: RateLimi
       logger.warn({ err }, 'could not share API rate-limit counts; counting locally meanwhile');
     }
   }
-  // Runs while there are counters, so an idle (or stopped) control plane keeps no timer.
-  let flusher: NodeJS.Timeout | undefined;
+  // Flushes every FLUSH_MS while a key is in use; after that it wakes only when the earliest
+  // window ends, to forget the counters of past windows. Without counters there is no timer.
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Infinity;
+  const wakeAt = (at: number) => {
+    if (at >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(tick, Math.max(0, at - now()));
+    timer.unref();
+  };
+  const flushSoon = () => wakeAt(now() + FLUSH_MS);
   const tick = () => {
+    timer = undefined;
+    timerAt = Infinity;
     const current = Math.floor(now() / windowMs);
     for (const [key, c] of counters) if (c.window < current && c.pending === 0) counters.delete(key);
-    if (counters.size === 0) {
-      clearInterval(flusher);
-      flusher = undefined;
-    }
-    void flush();
+    void flush().finally(() => {
+      const recent = now() - FOLLOW_MS;
+      let next = Infinity;
+      for (const c of counters.values()) next = Math.min(next, c.pending > 0 || c.lastUsed > recent ? now() + FLUSH_MS : (c.window + 1) * windowMs);
+      if (next < Infinity) wakeAt(next);
+    });
   };
 
   const refused = (window: number, message: string) =>
@@ -81,10 +94,7 @@ export function sharedCounterLimiter(query: Query, name: string, limit: RateLimi
     // New here in this window: learn the cluster's count first.
     const fresh: Counter = { window, shared: 0, pending: 0, lastUsed: now() };
     counters.set(key, fresh);
-    if (!flusher) {
-      flusher = setInterval(tick, FLUSH_MS);
-      flusher.unref();
-    }
+    flushSoon();
     try {
       fresh.shared = (await add([{ key, window, points: 0 }])).get(rowKey(key, window)) ?? 0;
     } catch (err) {
@@ -98,6 +108,7 @@ export function sharedCounterLimiter(query: Query, name: string, limit: RateLimi
     async consume(key, message) {
       const c = await counterOf(key);
       c.lastUsed = now();
+      flushSoon();
       if (c.shared + c.pending >= limit.points) throw refused(c.window, message);
       c.pending++;
       return usage(c);

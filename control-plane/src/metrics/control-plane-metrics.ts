@@ -33,9 +33,8 @@ export interface ControlPlaneMetrics {
 type DatabaseGauge = <T>(options: { name: string; help: string; labelNames?: readonly string[]; read: () => Promise<T>; fill: (gauge: Gauge, value: T) => void }) => void;
 
 export function createControlPlaneMetrics({ readings, webSocketClients, poolUse, ingestWaiting, settings, logger }: MetricsSources): ControlPlaneMetrics {
-  const registry = new Registry();
+  const registry = new ScrapedRegistry();
   const registers = [registry];
-  collectDefaultMetrics({ register: registry });
 
   const requestDuration = new Histogram({
     name: 'outpost_http_request_duration_seconds',
@@ -136,6 +135,23 @@ export function createControlPlaneMetrics({ readings, webSocketClients, poolUse,
       },
     },
   };
+}
+
+/**
+ * prom-client's default metrics start with the first scrape: their event-loop lag histogram
+ * samples every 10 ms, a hundred wake-ups a second that cost an idle control plane more CPU than
+ * all its own work (bench/idle.ts), so an installation that nobody scrapes does not pay for them.
+ */
+class ScrapedRegistry extends Registry {
+  private defaultsStarted = false;
+
+  override metrics(): Promise<string> {
+    if (!this.defaultsStarted) {
+      this.defaultsStarted = true;
+      collectDefaultMetrics({ register: this });
+    }
+    return super.metrics();
+  }
 }
 
 /** Three families from one statement: the first collect of a scrape starts it, the others share it. */

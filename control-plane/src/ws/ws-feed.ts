@@ -1,6 +1,7 @@
 // The live feed at /api/v1/ws (API.md "WebSocket"), authorized like a REST read: before the
 // upgrade completes the credential must be valid (401) and its user a member of the
-// organization (403); afterwards every socket is checked again every few seconds and closed
+// organization (403); afterwards every socket is checked again every few seconds (timers that
+// run only while a socket is open: an idle control plane wakes for none of this) and closed
 // once that right ends: the token expired (4401), the API key was revoked, the member was
 // removed or the user deleted (4403). Each socket receives its organization's events only.
 // The other replicas learn that this one follows the organization before the upgrade
@@ -48,6 +49,8 @@ export interface WsFeed {
   clients(): number;
   /** Has a socket of this organization? Events of the others need not reach this process. */
   follows(organizationId: string): boolean;
+  /** Calls `listener` whenever a socket opens while none was open. */
+  onWatched(listener: () => void): void;
 }
 
 export interface WsFeedDeps {
@@ -85,7 +88,7 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
   });
 
   // Sockets that did not answer the previous ping are gone (half-open TCP); drop them.
-  const pinger = setInterval(() => {
+  const ping = () => {
     for (const socket of subscriptions.keys()) {
       if (!alive.has(socket)) {
         socket.terminate();
@@ -94,8 +97,7 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
       alive.delete(socket);
       socket.ping();
     }
-  }, pingIntervalMs);
-  pinger.unref();
+  };
 
   let rechecking = false;
   const recheck = async () => {
@@ -120,8 +122,23 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
       rechecking = false;
     }
   };
-  const rechecker = setInterval(() => void recheck(), recheckIntervalMs);
-  rechecker.unref();
+  // Both run while at least one socket is open.
+  let pinger: NodeJS.Timeout | undefined;
+  let rechecker: NodeJS.Timeout | undefined;
+  const watchedListeners: (() => void)[] = [];
+  const watch = () => {
+    if (pinger) return;
+    for (const listener of watchedListeners) listener();
+    pinger = setInterval(ping, pingIntervalMs);
+    pinger.unref();
+    rechecker = setInterval(() => void recheck(), recheckIntervalMs);
+    rechecker.unref();
+  };
+  const unwatch = () => {
+    clearInterval(pinger);
+    clearInterval(rechecker);
+    pinger = rechecker = undefined;
+  };
 
   const leave = (socket: WebSocket, organizationId: string) => {
     if (!subscriptions.delete(socket)) return;
@@ -129,6 +146,7 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
     const sockets = byOrganization.get(organizationId);
     sockets?.delete(socket);
     if (sockets?.size === 0) byOrganization.delete(organizationId);
+    if (subscriptions.size === 0) unwatch();
   };
 
   return {
@@ -178,6 +196,7 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
       byOrganization.set(organizationId, sockets);
       sockets.add(websocket);
       subscriptions.set(websocket, subscription);
+      watch();
       alive.add(websocket);
       websocket.on('pong', () => alive.add(websocket));
       websocket.on('close', () => leave(websocket, organizationId));
@@ -186,13 +205,13 @@ export function createWsFeed({ verify, access, bus, followers, logger, pingInter
     close() {
       closed = true;
       unsubscribe();
-      clearInterval(pinger);
-      clearInterval(rechecker);
+      unwatch();
       return goAway([...subscriptions.keys()]);
     },
 
     clients: () => subscriptions.size,
     follows: (organizationId) => byOrganization.has(organizationId),
+    onWatched: (listener) => void watchedListeners.push(listener),
   };
 }
 

@@ -16,7 +16,15 @@ export interface AlertToNotify {
 
 export type FirstTargets = (tx: Tx, alerts: AlertToNotify[], now: Date) => Promise<Map<string, NotificationTargets>>;
 
-export function createFirstTargets(escalation: EscalationRepository): FirstTargets {
+/**
+ * The timers are written in the caller's transaction, which commits after this returns: the
+ * escalation job is told to look no sooner than this, when they are visible to it (a commit that
+ * takes longer is found by the job's longest wait).
+ */
+const COMMIT_MARGIN_MS = 2_000;
+
+/** `escalationDue` wakes the escalation job (escalation-job.ts) by the time a timer set here falls due. */
+export function createFirstTargets(escalation: Pick<EscalationRepository, 'findMany' | 'setTimers'>, escalationDue: (at: Date) => void): FirstTargets {
   return async (tx, opened, now) => {
     const targets = new Map<string, NotificationTargets>();
     const policyIds = new Set<string>();
@@ -42,6 +50,7 @@ export function createFirstTargets(escalation: EscalationRepository): FirstTarge
       if (timer) timers.push({ ...timer, alertId: alert.id, policyId: policy.id });
     }
     await escalation.setTimers(tx, timers);
+    if (timers.length > 0) escalationDue(new Date(Math.max(now.getTime() + COMMIT_MARGIN_MS, Math.min(...timers.map((t) => t.dueAt.getTime())))));
     return targets;
   };
 }

@@ -18,6 +18,10 @@ export interface RollupFolderDeps {
 export interface RollupFolder {
   /** A round of the background job: the oldest rows no other folder holds. Answers how many results it folded. */
   foldPending(): Promise<number>;
+  /** The last round stopped at its limit with rows left: the job goes on at once. */
+  pendingLeft(): boolean;
+  /** A commit appended a row to the backlog at `now`: when the background job should fold. */
+  foldDueAfterAppend(now: Date): Date;
   /**
    * Folds every row committed before the call, waiting for other folders' rounds to commit.
    * A failure is logged, not thrown: the read goes on with the rollups as they are, and the
@@ -30,6 +34,12 @@ export interface RollupFolder {
 const ROWS_PER_ROUND = 200;
 /** Rounds per job run, so one run ends even while agents keep the backlog full. */
 const MAX_ROUNDS = 10;
+/**
+ * How long ingested results may wait in the backlog when nobody reads their rollups (every read
+ * folds first): a fold then takes the batches of up to a minute at once, unless a round's worth
+ * waits, which is folded at once so that a read never has much to fold.
+ */
+const FOLD_DELAY_MS = 60_000;
 
 export function createRollupFolder({ transaction, backlog, partitions, logger }: RollupFolderDeps): RollupFolder {
   // Reads arriving while a settle runs share the one after it, which starts after they came:
@@ -61,8 +71,8 @@ export function createRollupFolder({ transaction, backlog, partitions, logger }:
     }
   }
 
-  /** Rounds of `take` and fold, a transaction each, until a round takes less than a full one. */
-  async function foldInRounds(take: (tx: Tx) => Promise<string[]>, maxRounds: number): Promise<number> {
+  /** Rounds of `take` and fold, a transaction each, until a round takes less than a full one (then `emptied`). */
+  async function foldInRounds(take: (tx: Tx) => Promise<string[]>, maxRounds: number): Promise<{ folded: number; emptied: boolean }> {
     let folded = 0;
     for (let round = 0; round < maxRounds; round++) {
       const { rows, results } = await transaction(async (tx) => {
@@ -70,9 +80,9 @@ export function createRollupFolder({ transaction, backlog, partitions, logger }:
         return { rows: taken.length, results: await fold(tx, taken) };
       });
       folded += results;
-      if (rows < ROWS_PER_ROUND) break;
+      if (rows < ROWS_PER_ROUND) return { folded, emptied: true };
     }
-    return folded;
+    return { folded, emptied: false };
   }
 
   async function fold(tx: Tx, rows: string[]): Promise<number> {
@@ -85,12 +95,21 @@ export function createRollupFolder({ transaction, backlog, partitions, logger }:
     return results.length;
   }
 
+  let left = false;
+  /** Rows appended since the job last began a run. */
+  let appended = 0;
   return {
     async foldPending() {
-      // Most rounds of an idle installation find nothing: no transaction for those.
+      left = false;
+      appended = 0;
+      // A round woken by its longest wait mostly finds nothing: no transaction for those.
       if ((await backlog.newest()) === null) return 0;
-      return foldInRounds((tx) => backlog.takeSome(tx, ROWS_PER_ROUND), MAX_ROUNDS);
+      const { folded, emptied } = await foldInRounds((tx) => backlog.takeSome(tx, ROWS_PER_ROUND), MAX_ROUNDS);
+      left = !emptied;
+      return folded;
     },
+    pendingLeft: () => left,
+    foldDueAfterAppend: (now) => new Date(++appended >= ROWS_PER_ROUND ? now.getTime() : now.getTime() + FOLD_DELAY_MS),
 
     settle,
   };

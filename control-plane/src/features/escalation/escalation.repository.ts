@@ -34,6 +34,8 @@ export interface EscalationRepository {
   clearTimers(tx: Tx, alertIds: string[]): Promise<void>;
   /** Runs `handle` on each due timer inside the transaction that holds its lock. */
   withDueTimers(now: Date, limit: number, handle: (tx: Tx, timer: DueTimer) => Promise<void>): Promise<number>;
+  /** When the earliest timer is due; null when none is set. */
+  nextDue(): Promise<Date | null>;
 }
 
 const COLUMNS = 'id, organization_id, name, steps, repeat, created_at, updated_at';
@@ -103,6 +105,10 @@ export function createEscalationRepository(em: () => EntityManager): EscalationR
         }
         return rows.length;
       });
+    },
+    async nextDue() {
+      const [row] = await run('select min(due_at) as due from escalation_timers', []);
+      return row?.due ? new Date(row.due as string) : null;
     },
   };
 }

@@ -38,6 +38,8 @@ export interface HeartbeatsRepository {
   claimOverdue(now: Date, limit: number, next: (h: Heartbeat) => Expectation): Promise<Heartbeat[]>;
   /** Claims the started runs past their max runtime, ending them (one failing result each). */
   claimOverrun(now: Date, limit: number): Promise<Heartbeat[]>;
+  /** The earliest deadline of a ping or of a started run; null when none is set. */
+  nextDeadline(): Promise<Date | null>;
 }
 
 const COLUMNS = `h.id, h.organization_id, h.service_id, s.name, h.key, h.interval_seconds, h.schedule, h.timezone, h.grace_seconds,
@@ -114,6 +116,10 @@ export function createHeartbeatsRepository(em: () => EntityManager): HeartbeatsR
         [iso(now)],
       );
       return byIds(ids.map((r) => r.id));
+    },
+    async nextDeadline() {
+      const [row] = await run('select least((select min(deadline_at) from heartbeats), (select min(run_deadline_at) from heartbeats)) as due', []);
+      return dateOrNull(row?.due);
     },
   };
 }

@@ -47,8 +47,13 @@ export function createHeartbeatsService(deps: {
   access: OrganizationAccess;
   ingest: IngestService;
   clock: Clock;
+  /** Told of each deadline written (a ping's or a started run's), so that the deadline job wakes by then. */
+  deadlineSet: (at: Date) => void;
 }) {
   const { heartbeats, services, access, clock } = deps;
+  const deadlineSet = (at: Date | null) => {
+    if (at) deps.deadlineSet(at);
+  };
 
   const record = (h: Heartbeat, ok: boolean, message: string) =>
     deps.ingest.ingest({ ...ORIGIN, organizationId: h.organizationId }, [
@@ -76,6 +81,7 @@ export function createHeartbeatsService(deps: {
           ? { intervalSeconds: null, schedule: input.schedule, timezone: input.timezone ?? 'UTC' }
           : { intervalSeconds: input.interval_seconds!, schedule: null, timezone: 'UTC' };
       const id = randomUUID();
+      const expectation = firstExpectation(timing, input.grace_seconds, now);
       // No locations: no agent is ever assigned a heartbeat; pings and the deadline job feed it.
       const service = await services.insertWithinPlan({
         id: randomUUID(), organizationId, name: input.name, description: null, environment: null, endpoint: 'heartbeat',
@@ -83,13 +89,14 @@ export function createHeartbeatsService(deps: {
       });
       try {
         await heartbeats.insert({
-          ...timing, ...firstExpectation(timing, input.grace_seconds, now),
+          ...timing, ...expectation,
           id, organizationId, serviceId: service.id, key: randomBytes(18).toString('base64url'), graceSeconds: input.grace_seconds, maxRuntimeSeconds: input.max_runtime_seconds, createdAt: now,
         });
       } catch (err) {
         await services.delete(service.id);
         throw err;
       }
+      deadlineSet(expectation.deadlineAt);
       return findIn(organizationId, id);
     },
     async update(actor: Actor, id: string, input: UpdateHeartbeatInput): Promise<Heartbeat> {
@@ -106,6 +113,9 @@ export function createHeartbeatsService(deps: {
       if (Object.keys(changes).length > 0) await services.update(current.serviceId, changes, false);
       const maxRuntimeSeconds = input.max_runtime_seconds === undefined ? current.maxRuntimeSeconds : input.max_runtime_seconds;
       await heartbeats.update(id, { ...timing, graceSeconds, maxRuntimeSeconds, ...expectation });
+      deadlineSet(expectation.deadlineAt);
+      // A run under way is held to the new max runtime, counted from its start.
+      if (current.lastStartedAt && maxRuntimeSeconds !== null) deadlineSet(new Date(current.lastStartedAt.getTime() + maxRuntimeSeconds * 1000));
       return findIn(organizationId, id);
     },
     async remove(actor: Actor, id: string): Promise<void> {
@@ -118,8 +128,14 @@ export function createHeartbeatsService(deps: {
       const heartbeat = await heartbeats.findByKey(key);
       if (!heartbeat) throw notFound('heartbeat');
       const now = clock.now();
-      if (kind === 'start') return heartbeats.started(heartbeat.id, now);
-      await heartbeats.pinged(heartbeat.id, now, expectationAfter(heartbeat, heartbeat.graceSeconds, now));
+      if (kind === 'start') {
+        await heartbeats.started(heartbeat.id, now);
+        if (heartbeat.maxRuntimeSeconds !== null) deadlineSet(new Date(now.getTime() + heartbeat.maxRuntimeSeconds * 1000));
+        return;
+      }
+      const next = expectationAfter(heartbeat, heartbeat.graceSeconds, now);
+      await heartbeats.pinged(heartbeat.id, now, next);
+      deadlineSet(next.deadlineAt);
       await record(heartbeat, kind === 'ping', kind === 'ping' ? 'ping received' : 'the job reported a failure');
     },
 
@@ -135,6 +151,8 @@ export function createHeartbeatsService(deps: {
       for (const h of overrun) await record(h, false, `started at ${h.lastStartedAt?.toISOString()}, not finished within ${h.maxRuntimeSeconds} s`);
       return overdue.length + overrun.length;
     },
+    /** When recordMissed has work next; null when no deadline is set. */
+    nextDeadline: () => heartbeats.nextDeadline(),
   };
 }
 

@@ -16,6 +16,8 @@ export interface DeliveriesRepository {
   claimGrouped(groupKey: string, now: Date, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Records attempts (each of one delivery or one digest) in one statement. */
   recordOutcomes(outcomes: DeliveryOutcome[]): Promise<void>;
+  /** When the earliest pending delivery is due (or its lease ends); null when none is pending. */
+  nextDue(): Promise<Date | null>;
   listForAlert(alertId: string): Promise<DeliveryView[]>;
 }
 
@@ -129,6 +131,11 @@ export function createDeliveriesRepository(em: () => EntityManager): DeliveriesR
            select id, attempted_at, status_code, error, duration_ms from v`,
         [JSON.stringify(rows)],
       );
+    },
+
+    async nextDue() {
+      const [row] = await em().execute<{ due: string | null }[]>("select min(next_attempt_at) as due from deliveries where status = 'pending'", []);
+      return row?.due ? new Date(row.due) : null;
     },
 
     async listForAlert(alertId) {

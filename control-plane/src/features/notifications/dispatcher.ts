@@ -1,7 +1,9 @@
 // Delivers the outbox: claims due deliveries in batches, sends them concurrently (a bound per
 // endpoint, so one slow or dead endpoint never holds the others, and one overall), records the
 // attempts in batches, and retries failures with exponential backoff (10 attempts over about
-// an hour by default). Work left by a crash is picked up when its lease ends.
+// an hour by default). Work left by a crash is picked up when its lease ends. Between rounds it
+// sleeps until the next delivery or retry is due (at most maxWaitMs, for work another replica
+// enqueued), and is woken when a delivery is enqueued here.
 import type { Logger } from '../../logger.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Clock } from '../../clock.js';
@@ -26,7 +28,8 @@ export interface DispatcherDeps {
   clock: Clock;
   logger: Logger;
   retry?: RetryPolicy;
-  pollIntervalMs?: number;
+  /** The longest it sleeps when nothing wakes it: a delivery another replica enqueued is found by then. */
+  maxWaitMs?: number;
   /** Deliveries being sent at once, over all endpoints. */
   maxInFlight?: number;
   /** Deliveries being sent at once to one channel (or person). */
@@ -37,6 +40,8 @@ const LEASE_MS = 60_000;
 /** Claimed deliveries waiting for a free slot of their endpoint, at most (all leased). */
 const MAX_WAITING = 1_000;
 const CLAIM_BATCH = 250;
+/** After a failed round (the database away), the next is tried this soon. */
+const AFTER_FAILURE_MS = 5_000;
 
 export interface Dispatcher {
   start(): void;
@@ -46,9 +51,13 @@ export interface Dispatcher {
 }
 
 export function createDispatcher({
-  deliveries, senders, secrets, clock, logger, retry = DEFAULT_RETRY, pollIntervalMs = 1_000, maxInFlight = 128, maxPerEndpoint = 16,
+  deliveries, senders, secrets, clock, logger, retry = DEFAULT_RETRY, maxWaitMs = 60_000, maxInFlight = 128, maxPerEndpoint = 16,
 }: DispatcherDeps): Dispatcher {
   let timer: NodeJS.Timeout | undefined;
+  /** When the timer fires, in the clock's time. */
+  let wakeAt = Infinity;
+  /** The earliest work that fell due during a round, which that round's look at the outbox may have missed. */
+  let nudged = Infinity;
   let filling: Promise<void> | undefined;
   let again = false;
   let stopped = true;
@@ -57,7 +66,10 @@ export function createDispatcher({
   const activePerEndpoint = new Map<string, number>();
   let waitingCount = 0;
   const sending = new Set<Promise<void>>();
-  const recorder = createOutcomeRecorder(deliveries, logger);
+  // A retry is due at its time; the timer is moved once the attempt is recorded (before, the row is still leased).
+  const recorder = createOutcomeRecorder(deliveries, logger, (outcomes) => {
+    for (const { retryAt } of outcomes) if (retryAt) dueAt(retryAt.getTime());
+  });
 
   const openConfig = (config: Record<string, unknown>) => {
     const open = { ...config };
@@ -134,7 +146,23 @@ export function createDispatcher({
 
   function schedule(delayMs: number): void {
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(tick, delayMs);
+    if (stopped) return;
+    wakeAt = clock.now().getTime() + delayMs;
+    timer = setTimeout(tick, delayMs);
+    // Waiting for work keeps no process alive on its own.
+    timer.unref();
+  }
+
+  /** Work falls due at `at` (the clock's ms): wake by then. */
+  function dueAt(at: number): void {
+    if (filling) nudged = Math.min(nudged, at);
+    else if (at < wakeAt) schedule(Math.max(0, at - clock.now().getTime()));
+  }
+
+  /** How long to sleep after a round: until the earliest pending delivery is due, at most maxWaitMs. */
+  async function untilNextDue(): Promise<number> {
+    const next = await deliveries.nextDue();
+    return next ? Math.min(maxWaitMs, Math.max(0, next.getTime() - clock.now().getTime())) : maxWaitMs;
   }
 
   function tick(): void {
@@ -143,13 +171,20 @@ export function createDispatcher({
       again = true;
       return;
     }
+    wakeAt = Infinity;
     filling = fill()
-      .catch((err) => logger.error({ err }, 'the notification dispatcher failed a round'))
-      .finally(() => {
+      .then(() => (again ? 0 : untilNextDue()))
+      .catch((err) => {
+        logger.error({ err }, 'the notification dispatcher failed a round');
+        return Math.min(maxWaitMs, AFTER_FAILURE_MS);
+      })
+      .then((delayMs) => {
         filling = undefined;
         const now = again;
         again = false;
-        schedule(now ? 0 : pollIntervalMs);
+        const untilNudged = Math.max(0, nudged - clock.now().getTime());
+        nudged = Infinity;
+        schedule(now ? 0 : Math.min(delayMs, untilNudged));
       });
   }
 
@@ -173,7 +208,7 @@ export function createDispatcher({
 }
 
 /** Records attempts as they end, many in one statement: a storm's thousand deliveries cost a few writes. */
-function createOutcomeRecorder(deliveries: DeliveriesRepository, logger: Logger) {
+function createOutcomeRecorder(deliveries: DeliveriesRepository, logger: Logger, recorded: (outcomes: DeliveryOutcome[]) => void) {
   let pending: DeliveryOutcome[] = [];
   let writing: Promise<void> = Promise.resolve();
   let scheduled = false;
@@ -184,7 +219,10 @@ function createOutcomeRecorder(deliveries: DeliveriesRepository, logger: Logger)
     pending = [];
     if (batch.length === 0) return writing;
     // The lease keeps the deliveries claimed until their outcome is written.
-    writing = writing.then(() => deliveries.recordOutcomes(batch)).catch((err) => logger.error({ err, deliveries: batch.length }, 'recording delivery attempts failed'));
+    writing = writing
+      .then(() => deliveries.recordOutcomes(batch))
+      .then(() => recorded(batch))
+      .catch((err) => logger.error({ err, deliveries: batch.length }, 'recording delivery attempts failed'));
     return writing;
   }
 

@@ -49,6 +49,8 @@ export interface IngestDeps {
   wakeDispatcher: () => void;
   /** Told after the commit when an alert the batch opened is to be reminded of. */
   remindersDue: (at: Date) => void;
+  /** Told after a commit that stored results: they wait in the rollup backlog to be folded. */
+  backlogAdded: () => void;
   /** Told of each committed transaction, with how many batches it stored. */
   observer: Pick<IngestObserver, 'transactionCommitted'>;
   clock: Clock;
@@ -71,7 +73,7 @@ const CONCURRENT_TRANSACTIONS = 2;
 const MAX_GROUP_RESULTS = 4000;
 const FILL_GROUP_RESULTS = 500;
 
-export function createIngestService({ transaction, steps, partitions, events, wakeDispatcher, remindersDue, observer, clock, logger }: IngestDeps) {
+export function createIngestService({ transaction, steps, partitions, events, wakeDispatcher, remindersDue, backlogAdded, observer, clock, logger }: IngestDeps) {
   const groups = createGroupCommit<IncomingResult[], number>({
     concurrency: CONCURRENT_TRANSACTIONS,
     maxGroupSize: MAX_GROUP_RESULTS,
@@ -112,6 +114,7 @@ export function createIngestService({ transaction, steps, partitions, events, wa
       throw err;
     });
     observer.transactionCommitted(batches.length);
+    if (ingested.stored.length > 0) backlogAdded();
     for (const event of ingested.events) events.publish(event);
     if (ingested.planned > 0) wakeDispatcher();
     for (const alert of ingested.alerts.fired) if (alert.remindAt) remindersDue(alert.remindAt);
