@@ -3,15 +3,11 @@
 // minutes and taken by the answer that names it, so a challenge works once and only for the
 // purpose and user it was made for.
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
@@ -24,6 +20,13 @@ const RP_NAME = 'Outpost';
 /** How long the browser may take (WebAuthn's timeout), and the challenge lives a little longer. */
 const CEREMONY_TIMEOUT_MS = 120_000;
 const CHALLENGE_LIFETIME_MS = CEREMONY_TIMEOUT_MS + 30_000;
+
+/**
+ * Loaded at the first ceremony: the library and its CBOR and COSE code keep some 19 MB resident,
+ * which an installation that never registers a passkey should not pay (P9, issue 44).
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
 
 export type NewPasskey = Omit<Passkey, 'createdAt' | 'lastUsedAt'>;
 
@@ -66,7 +69,7 @@ export function createWebAuthnCeremonies(factors: FactorsRepository, steps: Sign
   return {
     async registrationOptions(user, rp) {
       const existing = await factors.passkeys(user.id);
-      const options = await generateRegistrationOptions({
+      const options = await (await webauthn()).generateRegistrationOptions({
         rpName: RP_NAME,
         rpID: rp.id,
         userName: user.email,
@@ -88,7 +91,7 @@ export function createWebAuthnCeremonies(factors: FactorsRepository, steps: Sign
       const { challenge, stored } = await take(answer.response.clientDataJSON, 'register', userId, refused);
       let verified;
       try {
-        verified = await verifyRegistrationResponse({
+        verified = await (await webauthn()).verifyRegistrationResponse({
           response: answer as unknown as RegistrationResponseJSON,
           expectedChallenge: challenge,
           expectedOrigin: stored.origin,
@@ -116,7 +119,7 @@ export function createWebAuthnCeremonies(factors: FactorsRepository, steps: Sign
     async assertionOptions(purpose, rp, userId) {
       const allowed = userId === undefined ? [] : (await factors.passkeys(userId)).filter((p) => p.rpId === rp.id);
       if (userId !== undefined && allowed.length === 0) throw new AppError('CONFLICT', `you have no passkey for ${rp.id}`);
-      const options = await generateAuthenticationOptions({
+      const options = await (await webauthn()).generateAuthenticationOptions({
         rpID: rp.id,
         allowCredentials: allowed.map((p) => ({ id: p.credentialId, transports: p.transports })),
         timeout: CEREMONY_TIMEOUT_MS,
@@ -134,7 +137,7 @@ export function createWebAuthnCeremonies(factors: FactorsRepository, steps: Sign
       if (!passkey || passkey.rpId !== stored.rpId || (userId !== undefined && passkey.userId !== userId)) throw refused();
       let verified;
       try {
-        verified = await verifyAuthenticationResponse({
+        verified = await (await webauthn()).verifyAuthenticationResponse({
           response: answer as unknown as AuthenticationResponseJSON,
           expectedChallenge: challenge,
           expectedOrigin: stored.origin,

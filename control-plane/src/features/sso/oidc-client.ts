@@ -4,7 +4,7 @@
 // reads it. Everything protocol-shaped stays in this module; failures become OidcError with
 // a sentence for a person.
 import { createHash } from 'node:crypto';
-import * as client from 'openid-client';
+import type * as OpenId from 'openid-client';
 import { isPlainHttp } from './issuer-url.js';
 
 export interface ProviderCredentials {
@@ -66,18 +66,28 @@ const TIMEOUT_SECONDS = 10;
 /** A code no provider issued: the token endpoint authenticates the client before it refuses the code. */
 const PROBE_CODE = 'outpost-connection-test';
 
-export function createOidcClient(now: () => number = Date.now): OidcClient {
-  const cache = new Map<string, { at: number; config: Promise<client.Configuration> }>();
+/**
+ * Loaded at the first single sign-on: the library keeps about 9 MB resident, which an
+ * installation without SSO should not pay (P9, issue 44).
+ */
+let loading: Promise<typeof OpenId> | undefined;
+let loaded: typeof OpenId | undefined;
+const openid = () => (loading ??= import('openid-client').then((module) => (loaded = module)));
 
-  const configFor = (p: ProviderCredentials): Promise<client.Configuration> => {
+export function createOidcClient(now: () => number = Date.now): OidcClient {
+  const cache = new Map<string, { at: number; config: Promise<OpenId.Configuration> }>();
+
+  const configFor = (p: ProviderCredentials): Promise<OpenId.Configuration> => {
     const key = [p.issuer, p.clientId, createHash('sha256').update(p.clientSecret).digest('base64url')].join('\n');
     const hit = cache.get(key);
     if (hit && now() - hit.at < DISCOVERY_CACHE_MS) return hit.config;
-    const config = client
-      .discovery(new URL(p.issuer), p.clientId, { client_secret: p.clientSecret }, secretAuth(p.clientSecret), {
-        timeout: TIMEOUT_SECONDS,
-        ...(isPlainHttp(p.issuer) && { execute: [client.allowInsecureRequests] }),
-      })
+    const config = openid()
+      .then((client) =>
+        client.discovery(new URL(p.issuer), p.clientId, { client_secret: p.clientSecret }, secretAuth(client, p.clientSecret), {
+          timeout: TIMEOUT_SECONDS,
+          ...(isPlainHttp(p.issuer) && { execute: [client.allowInsecureRequests] }),
+        }),
+      )
       .catch((err: unknown) => {
         cache.delete(key);
         throw new OidcError(`the discovery of ${p.issuer} failed: ${reason(err)}`);
@@ -89,6 +99,7 @@ export function createOidcClient(now: () => number = Date.now): OidcClient {
 
   return {
     async authorize(p, redirectUri) {
+      const client = await openid();
       const config = await configFor(p);
       const supported = config.serverMetadata().scopes_supported;
       const scope = WANTED_SCOPES.filter((s) => s === 'openid' || supported?.includes(s)).join(' ');
@@ -107,8 +118,9 @@ export function createOidcClient(now: () => number = Date.now): OidcClient {
     },
 
     async complete(p, callbackUrl, checks) {
+      const client = await openid();
       const config = await configFor(p);
-      let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+      let tokens: Awaited<ReturnType<typeof OpenId.authorizationCodeGrant>>;
       try {
         tokens = await client.authorizationCodeGrant(config, callbackUrl, {
           expectedState: checks.state,
@@ -133,7 +145,7 @@ export function createOidcClient(now: () => number = Date.now): OidcClient {
     },
 
     async test(p, redirectUri) {
-      let config: client.Configuration;
+      let config: OpenId.Configuration;
       try {
         config = await configFor(p);
       } catch (err) {
@@ -148,7 +160,7 @@ export function createOidcClient(now: () => number = Date.now): OidcClient {
         jwks_uri: m.jwks_uri,
         scopes_supported: m.scopes_supported,
       };
-      const credentials = await probeCredentials(config, redirectUri);
+      const credentials = await probeCredentials(await openid(), config, redirectUri);
       if (credentials.verdict === 'invalid') return { ok: false, message: credentials.message, metadata, credentials: 'invalid' };
       return { ok: true, message: credentials.message, metadata, credentials: credentials.verdict };
     },
@@ -156,7 +168,7 @@ export function createOidcClient(now: () => number = Date.now): OidcClient {
 }
 
 /** client_secret_basic, the default of the specification, unless the provider takes only client_secret_post. */
-function secretAuth(secret: string): client.ClientAuth {
+function secretAuth(client: typeof OpenId, secret: string): OpenId.ClientAuth {
   const basic = client.ClientSecretBasic(secret);
   const post = client.ClientSecretPost(secret);
   return (as, c, body, headers) => {
@@ -171,12 +183,12 @@ function secretAuth(secret: string): client.ClientAuth {
  * refusal came after the client was authenticated. A provider that answers neither way leaves
  * the credentials unchecked (discovery alone passed).
  */
-async function probeCredentials(config: client.Configuration, redirectUri: string): Promise<{ verdict: 'valid' | 'invalid' | 'unchecked'; message: string }> {
+async function probeCredentials(client: typeof OpenId, config: OpenId.Configuration, redirectUri: string): Promise<{ verdict: 'valid' | 'invalid' | 'unchecked'; message: string }> {
   try {
     await client.genericGrantRequest(config, 'authorization_code', { code: PROBE_CODE, redirect_uri: redirectUri });
     return { verdict: 'unchecked', message: 'discovery succeeded; the provider accepted a made-up code, so the credentials could not be checked' };
   } catch (err) {
-    const error = oauthError(err);
+    const error = oauthError(client, err);
     if (error === 'invalid_client') {
       return { verdict: 'invalid', message: `discovery succeeded, but the provider refused the client id or secret (${error})` };
     }
@@ -186,7 +198,7 @@ async function probeCredentials(config: client.Configuration, redirectUri: strin
 }
 
 /** The OAuth `error` code of a token endpoint's refusal, from its body or its WWW-Authenticate header. */
-function oauthError(err: unknown): string | undefined {
+function oauthError(client: typeof OpenId, err: unknown): string | undefined {
   if (err instanceof client.ResponseBodyError) return err.error;
   if (err instanceof client.WWWAuthenticateChallengeError) {
     const error = err.cause.find((c) => c.parameters.error)?.parameters.error;
@@ -197,7 +209,8 @@ function oauthError(err: unknown): string | undefined {
 
 function reason(err: unknown): string {
   if (err instanceof OidcError) return err.message;
-  if (err instanceof client.ResponseBodyError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
+  // Errors of the library come after it loaded.
+  if (loaded && err instanceof loaded.ResponseBodyError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
   // The library's own errors carry the precise check that failed in their cause.
   const e = err as { message?: string; cause?: unknown };
   const cause = e?.cause instanceof Error ? e.cause.message : e?.cause instanceof Response ? `HTTP ${e.cause.status}` : undefined;
