@@ -16,11 +16,11 @@
 // (default postgres://postgres@127.0.0.1:5432/postgres).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { freePort } from '../test/fixtures/peers/net-fixtures.js';
 import { ApiClient } from '../test/support/api-client.js';
 import { npmStartLaunch } from '../test/support/start-command.js';
 import { startScript, stopChild } from './support/agent-under-test.js';
@@ -355,14 +355,4 @@ async function ready(port: number): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }

@@ -2,20 +2,9 @@
 // functions where the samples fell (self time), and the same by package (the embedded
 // database's WebAssembly and JavaScript, the SQL driver, the ORM, Node's own code, ours).
 import path from 'node:path';
+import type { CpuProfile } from './profile-parts.js';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-
-export interface CpuProfile {
-  nodes: ProfileNode[];
-  startTime: number;
-  endTime: number;
-  samples: number[];
-  /** µs between a sample and the one before it (the first: since startTime). */
-  timeDeltas: number[];
-}
+type ProfileNode = CpuProfile['nodes'][number];
 
 const TOP = 12;
 
